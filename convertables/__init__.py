@@ -1,0 +1,30 @@
+"""convertables: table-recognition formats in one canonical model, checked and scored.
+
+The library API::
+
+    from convertables import read, write, dumps
+    doc = read("eu-001-str.xml")              # format from content and suffix
+    write(doc, "eu-001-str.json")             # atomic; refuses to replace without force=True
+    xml = dumps(doc, "icdar")                 # bytes in any writable format
+
+The model lives in :mod:`convertables.model`, the formats in
+:mod:`convertables.registry`.
+"""
+
+from importlib.metadata import PackageNotFoundError, version as _version
+
+from .diagnostics import Diagnostic, Diagnostics, InputError, Severity, UsageError
+from .files import dumps, read, write
+from .model import BBox, Cell, Document, Frame, Instruction, Page, Region, Table
+from .options import ReadOptions, WriteOptions
+
+try:
+    __version__ = _version("convertables")
+except PackageNotFoundError:  # running from a checkout without installing
+    __version__ = "0+unknown"
+
+__all__ = [
+    "BBox", "Cell", "Diagnostic", "Diagnostics", "Document", "Frame", "InputError", "Instruction",
+    "Page", "ReadOptions", "Region", "Severity", "Table", "UsageError", "WriteOptions",
+    "dumps", "read", "write", "__version__",
+]

@@ -1,0 +1,287 @@
+"""The command line: parse options, call the library, report (STYLE.md, principle 6).
+
+Exit codes (also in README):
+
+* 0: everything asked for was done (warnings may have been printed);
+* 1: at least one input could not be converted (the others were);
+* 2: usage error: bad options, a missing input, a format that cannot do what was asked;
+* 130: interrupted (Ctrl-C); no half-written output is left behind.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from . import __version__, registry
+from .convert import Outcome, prepare
+from .diagnostics import Diagnostic, Severity, UsageError
+from .options import ReadOptions, WriteOptions
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+app = typer.Typer(
+    name="convertables",
+    help="Convert, check and score table-recognition data (ICDAR 2013, HTML, Excel, cTDaR, Marmot, POD).",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode="markdown",
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"convertables {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")
+    ] = False,
+) -> None:
+    """Convert, check and score table-recognition data.
+
+    Examples:
+
+        convertables convert eu-001-str.xml --to json -o eu-001-str.json
+
+        convertables convert gt/ --from icdar --to json -o out/
+
+        convertables formats
+    """
+
+
+# -- reporting -------------------------------------------------------------------------
+
+def _print_diagnostics(diagnostics: list[Diagnostic], verbose: bool, quiet: bool) -> None:
+    """Errors always; warnings unless quiet; info only when verbose. Without
+    --verbose, a code that repeats in one file is printed once with a count."""
+    shown = [
+        d for d in diagnostics
+        if d.severity is Severity.ERROR
+        or (d.severity is Severity.WARNING and not quiet)
+        or (d.severity is Severity.INFO and verbose)
+    ]
+    counts = Counter((d.file, d.code) for d in shown)
+    printed: set[tuple] = set()
+    for d in shown:
+        key = (d.file, d.code)
+        if not verbose and key in printed:
+            continue
+        printed.add(key)
+        more = counts[key] - 1
+        suffix = f" (+{more} more {d.code}; --verbose shows all)" if more and not verbose else ""
+        typer.echo(d.format() + suffix, err=True)
+
+
+def _progress(total: int):
+    """A progress bar on a terminal for batches; nothing otherwise."""
+    if total < 2 or not sys.stderr.isatty():
+        return None
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    return Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+        transient=True, console=Console(stderr=True),
+    )
+
+
+def _convert(
+    inputs: list[Path],
+    output: Optional[Path],
+    from_name: Optional[str],
+    to_name: Optional[str],
+    force: bool,
+    keep_blank: bool,
+    model: str,
+    keep_instructions: bool,
+    page: Optional[int],
+    report: str,
+    verbose: bool,
+    quiet: bool,
+) -> None:
+    try:
+        from_format = registry.get(from_name) if from_name else None
+        if from_format is not None:
+            from_format.reader()  # fail early, before any file is touched
+        if to_name:
+            to_format = registry.get(to_name)
+        elif output is not None and output.suffix:
+            from .files import output_format
+
+            to_format = output_format(output)
+        else:
+            raise UsageError("say which format to write: --to FORMAT (or an -o file with a suffix)")
+        to_format.writer()
+        if model not in ("auto", "structure", "region"):
+            raise UsageError(f"--model must be auto, structure or region, not {model!r}")
+        read_options = ReadOptions(keep_instructions=keep_instructions, page=page)
+        write_options = WriteOptions(model=model, keep_blank=keep_blank)  # type: ignore[arg-type]
+        batch = prepare(inputs, output, from_format, to_format, read_options, write_options, force,
+                        stdout=sys.stdout.buffer)
+    except UsageError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    results: list[Outcome] = []
+    show = (lambda o: None) if report == "json" else (lambda o: _print_diagnostics(o.diagnostics, verbose, quiet))
+    try:
+        bar = _progress(len(batch))
+        if bar is None:
+            for outcome in batch:
+                results.append(outcome)
+                show(outcome)
+        else:
+            with bar:
+                task = bar.add_task("converting", total=len(batch))
+                for outcome in batch:
+                    results.append(outcome)
+                    show(outcome)
+                    bar.advance(task)
+    except KeyboardInterrupt:
+        typer.echo(f"interrupted after {len(results)} of {len(batch)} file(s); no partial output was left behind",
+                   err=True)
+        raise typer.Exit(EXIT_INTERRUPTED)
+    failed = [o for o in results if not o.ok]
+    if report == "json":
+        typer.echo(json.dumps({
+            "files": [
+                {"input": str(o.source), "output": str(o.output) if o.output else None, "ok": o.ok,
+                 "diagnostics": [d.as_dict() for d in o.diagnostics]}
+                for o in results
+            ],
+            "converted": len(results) - len(failed),
+            "failed": len(failed),
+        }, indent=1))
+    elif len(results) > 1 or failed:
+        with_errors = sum(1 for o in results if o.ok and any(d.severity is Severity.ERROR for d in o.diagnostics))
+        line = f"converted {len(results) - len(failed)} of {len(results)} file(s)"
+        if with_errors:
+            line += f" ({with_errors} with errors in the input, see above)"
+        if failed:
+            names = ", ".join(str(o.source) for o in failed[:10]) + (", ..." if len(failed) > 10 else "")
+            line += f"; {len(failed)} failed: {names}"
+        typer.echo(line, err=True)
+    raise typer.Exit(EXIT_FAILED if failed else EXIT_OK)
+
+
+# -- shared option declarations --------------------------------------------------------
+
+Inputs = Annotated[list[Path], typer.Argument(help="Input files or folders (folders are read recursively).",
+                                              show_default=False)]
+OutputOpt = Annotated[Optional[Path], typer.Option("-o", "--output",
+                      help="Output file, or folder for a batch; '-' or nothing for standard output.")]
+ForceOpt = Annotated[bool, typer.Option("--force", help="Replace existing output files.")]
+KeepBlankOpt = Annotated[bool, typer.Option("--keep-blank", help="ICDAR 2013: write blank cells too.")]
+ModelOpt = Annotated[str, typer.Option("--model", help="ICDAR 2013 output model: auto, structure or region.")]
+InstructionsOpt = Annotated[bool, typer.Option("--keep-instructions",
+                            help="ICDAR 2013 input: keep <instruction> elements (skipped by default).")]
+PageOpt = Annotated[Optional[int], typer.Option("--page", min=1, help="Page for formats that have none (HTML).")]
+ReportOpt = Annotated[str, typer.Option("--format", help="Report: text (to stderr) or json (to stdout).")]
+VerboseOpt = Annotated[bool, typer.Option("--verbose", "-v", help="Show every diagnostic, info included.")]
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="Show errors only.")]
+
+
+@app.command()
+def convert(
+    inputs: Inputs,
+    output: OutputOpt = None,
+    from_: Annotated[Optional[str], typer.Option("--from", help="Input format (default: from content).")] = None,
+    to: Annotated[Optional[str], typer.Option("--to", help="Output format (default: from -o's suffix).")] = None,
+    force: ForceOpt = False,
+    keep_blank: KeepBlankOpt = False,
+    model: ModelOpt = "auto",
+    keep_instructions: InstructionsOpt = False,
+    page: PageOpt = None,
+    report: ReportOpt = "text",
+    verbose: VerboseOpt = False,
+    quiet: QuietOpt = False,
+) -> None:
+    """Convert files between formats, through the canonical model.
+
+    Examples:
+
+        convertables convert eu-001-str.xml -o eu-001-str.json
+
+        convertables convert gt/ --from icdar --to json -o gt-json/
+
+        convertables convert gt-json/ --to icdar -o gt-xml/ --force
+    """
+    _convert(inputs, output, from_, to, force, keep_blank, model, keep_instructions, page, report, verbose, quiet)
+
+
+def _shortcut(source: str, target: str) -> None:
+    def command(
+        inputs: Inputs,
+        output: OutputOpt = None,
+        force: ForceOpt = False,
+        keep_blank: KeepBlankOpt = False,
+        model: ModelOpt = "auto",
+        keep_instructions: InstructionsOpt = False,
+        page: PageOpt = None,
+        report: ReportOpt = "text",
+        verbose: VerboseOpt = False,
+        quiet: QuietOpt = False,
+    ) -> None:
+        _convert(inputs, output, source, target, force, keep_blank, model, keep_instructions, page, report,
+                 verbose, quiet)
+
+    status = ""
+    for name in (source, target):
+        fmt = registry.FORMATS[name]
+        if fmt.pending and not (fmt.reads if name == source else fmt.writes):
+            status = f" Not available yet: {fmt.pending}."
+    command.__doc__ = f"Convert {source} to {target}: same as convert --from {source} --to {target}.{status}"
+    app.command(f"{source}2{target}")(command)
+
+
+SHORTCUTS = [
+    ("html", "icdar"), ("xlsx", "icdar"), ("ctdar", "icdar"), ("marmot", "icdar"), ("pod", "icdar"),
+    ("icdar", "ctdar"), ("icdar", "html"), ("icdar", "xlsx"), ("icdar", "json"), ("json", "icdar"),
+]
+for _source, _target in SHORTCUTS:
+    _shortcut(_source, _target)
+
+
+@app.command()
+def formats(report: ReportOpt = "text") -> None:
+    """List every format and what convertables can do with it."""
+    rows = [
+        {
+            "name": f.name,
+            "title": f.title,
+            "suffixes": list(f.suffixes),
+            "read": f.reads,
+            "write": f.writes,
+            "models": list(f.models),
+            "note": f.pending,
+        }
+        for f in registry.FORMATS.values()
+    ]
+    if report == "json":
+        typer.echo(json.dumps(rows, indent=1))
+        return
+    width = max(len(r["name"]) for r in rows)
+    typer.echo(f"{'format':<{width}}  read   write  suffixes          what")
+    for r in rows:
+        typer.echo(
+            f"{r['name']:<{width}}  {'yes' if r['read'] else 'no':<5}  {'yes' if r['write'] else 'no':<5}  "
+            f"{' '.join(r['suffixes']):<16}  {r['title']}" + (f" [{r['note']}]" if r["note"] else "")
+        )
+
+
+def main() -> None:
+    try:
+        app()
+    except KeyboardInterrupt:
+        typer.echo("interrupted", err=True)
+        sys.exit(EXIT_INTERRUPTED)

@@ -1,0 +1,192 @@
+"""Conversion of one file or a batch: plan the outputs, then read and write each.
+
+A batch never stops at a bad file: each input gets a :class:`Outcome` with its
+diagnostics, and the caller decides what to print and which exit code to give.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from . import files, registry
+from .diagnostics import Diagnostic, Diagnostics, InputError, UsageError
+from .options import ReadOptions, WriteOptions
+from .registry import Format
+
+_ICDAR_STEM_ENDINGS = ("-str", "-reg", "-str-result", "-reg-result")
+
+
+@dataclass
+class Outcome:
+    source: Path
+    output: Path | None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    ok: bool = False
+
+
+def collect_inputs(inputs: Iterable[Path], from_format: Format | None) -> tuple[list[tuple[Path, Path]], bool]:
+    """Expand folders into the files they hold (recursively, sorted).
+
+    Returns ``(source, relative path)`` pairs and whether the inputs form a
+    batch (a folder, or more than one input).
+    """
+    suffixes = set(from_format.suffixes) if from_format else registry.input_suffixes()
+    found: list[tuple[Path, Path]] = []
+    inputs = list(inputs)
+    batch = len(inputs) > 1
+    for item in inputs:
+        if item.is_dir():
+            batch = True
+            for path in sorted(item.rglob("*")):
+                if path.is_file() and path.suffix.lower() in suffixes and not path.name.startswith("."):
+                    found.append((path, path.relative_to(item)))
+        else:
+            found.append((item, Path(item.name)))
+    return found, batch
+
+
+def output_name(relative: Path, target: Format, has_cells: bool) -> Path:
+    """``eu-001-str.xml`` -> ``eu-001-str.json``; ``page.html`` -> ``page-str.xml``."""
+    stem = relative.name
+    for suffix in registry.input_suffixes():
+        if stem.lower().endswith(suffix):
+            stem = stem[: -len(suffix)]
+            break
+    if target.name == "icdar" and not stem.endswith(_ICDAR_STEM_ENDINGS):
+        stem += "-str" if has_cells else "-reg"
+    return relative.with_name(stem + target.default_suffix)
+
+
+def convert_file(
+    source: Path,
+    output: Path | None,
+    from_format: Format | None,
+    to_format: Format,
+    read_options: ReadOptions = ReadOptions(),
+    write_options: WriteOptions = WriteOptions(),
+    force: bool = False,
+    name_below: tuple[Path, Path] | None = None,
+    protected: frozenset[Path] = frozenset(),
+    claimed: set[Path] | None = None,
+    stdout=None,
+) -> Outcome:
+    """Convert one file. ``name_below = (output folder, relative path)`` asks for
+    the output name to be derived from the document once it is read."""
+    diagnostics = Diagnostics(str(source))
+    outcome = Outcome(source, output)
+    try:
+        data = files.read_bytes_of(source)
+        fmt = from_format or files.detect_format(source, data)
+        doc = files.read_document(data, fmt, str(source), read_options, diagnostics)
+        if name_below is not None:
+            folder, relative = name_below
+            output = folder / output_name(relative, to_format, doc.has_cells)
+            outcome.output = output
+        out_diagnostics = Diagnostics(str(output) if output else "<stdout>")
+        payload = to_format.writer()(doc, out_diagnostics, write_options)
+        diagnostics.items.extend(out_diagnostics.items)
+        if output is None:
+            stdout.write(payload)
+            stdout.flush()
+        else:
+            key = output.resolve()
+            if key in protected:
+                raise diagnostics.fail("output-is-input", f"the output {output} is one of the inputs; refused")
+            if claimed is not None:
+                if key in claimed:
+                    raise diagnostics.fail(
+                        "output-collision", f"another input of this batch already wrote {output}; refused"
+                    )
+                claimed.add(key)
+            files.write_atomic(output, payload, force=force)
+        outcome.ok = True
+    except InputError as exc:
+        diagnostics.items.append(exc.diagnostic)
+        outcome.ok = False
+    except UsageError as exc:  # e.g. a sniffed format whose reader is not built yet
+        diagnostics.error("format-unavailable", str(exc))
+        outcome.ok = False
+    except Exception as exc:  # a bug of ours: report it as one line, keep the batch going
+        diagnostics.error(
+            "internal-error",
+            f"unexpected {type(exc).__name__}: {exc}",
+            hint="please report this with the input file",
+        )
+        outcome.ok = False
+    outcome.diagnostics = diagnostics.items
+    return outcome
+
+
+def plan(
+    inputs: list[Path], output: Path | None, from_format: Format | None, to_format: Format
+) -> tuple[list[tuple[Path, Path]], Path | None, bool]:
+    """Check the shape of a conversion request; returns (sources, output, batch)."""
+    missing = [p for p in inputs if not p.exists()]
+    if missing:
+        raise UsageError(f"{missing[0]}: no such file or folder")
+    sources, batch = collect_inputs(inputs, from_format)
+    if batch:
+        if output is None or str(output) == "-":
+            raise UsageError("several inputs convert into a folder: pass -o FOLDER")
+        if output.exists() and not output.is_dir():
+            raise UsageError(f"{output}: is a file; several inputs need a folder for -o")
+    if not sources:
+        raise UsageError("no input files found")
+    return sources, output, batch
+
+
+@dataclass
+class Batch:
+    """A planned conversion: iterate it to convert, one :class:`Outcome` per input file."""
+
+    sources: list[tuple[Path, Path]]
+    output: Path | None
+    into_folder: bool
+    from_format: Format | None
+    to_format: Format
+    read_options: ReadOptions
+    write_options: WriteOptions
+    force: bool
+    stdout: object = None
+
+    def __len__(self) -> int:
+        return len(self.sources)
+
+    def __iter__(self) -> Iterator[Outcome]:
+        protected = frozenset(p.resolve() for p, _ in self.sources)
+        claimed: set[Path] = set()  # two inputs that would write one output: the second is refused
+        for source, relative in self.sources:
+            if self.into_folder:
+                yield convert_file(
+                    source, None, self.from_format, self.to_format, self.read_options, self.write_options,
+                    self.force, name_below=(self.output, relative), protected=protected, claimed=claimed,
+                    stdout=self.stdout,
+                )
+            else:
+                target = None if self.output is None or str(self.output) == "-" else self.output
+                yield convert_file(
+                    source, target, self.from_format, self.to_format, self.read_options, self.write_options,
+                    self.force, protected=protected, stdout=self.stdout,
+                )
+
+
+def prepare(
+    inputs: list[Path],
+    output: Path | None,
+    from_format: Format | None,
+    to_format: Format,
+    read_options: ReadOptions = ReadOptions(),
+    write_options: WriteOptions = WriteOptions(),
+    force: bool = False,
+    stdout=None,
+) -> Batch:
+    """Plan the conversion of ``inputs`` (files or folders); raises UsageError
+    for a request that cannot work, before any file is touched."""
+    sources, output, batch = plan(inputs, output, from_format, to_format)
+    into_folder = batch or (output is not None and (output.is_dir() or str(output).endswith(os.sep)))
+    if not into_folder and output is None and to_format.binary:
+        raise UsageError(f"{to_format.name} is a binary format: pass -o FILE")
+    return Batch(sources, output, into_folder, from_format, to_format, read_options, write_options, force, stdout)

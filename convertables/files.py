@@ -1,0 +1,157 @@
+"""Reading and writing documents as files: the library's front door.
+
+``read`` and ``write`` pick the format (given, or from content and suffix),
+call the format's module, and turn every failure into an :class:`InputError`
+that names the file. Outputs are written atomically (a temporary file in the
+same folder, then a rename) and never replace an existing file unless
+``force`` is set; an interrupted write leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from . import registry
+from .diagnostics import Diagnostic, Diagnostics, InputError, Severity, UsageError
+from .model import Document
+from .options import ReadOptions, WriteOptions
+from .registry import Format
+
+_UMASK = os.umask(0o022)
+os.umask(_UMASK)  # read once at import: os.umask is process-wide, not thread-safe
+
+MAX_INPUT_BYTES = 1 << 30
+"""Inputs larger than this (1 GiB) are refused rather than read into memory."""
+
+
+def _error(code: str, message: str, file: Path | str) -> InputError:
+    return InputError(Diagnostic(code, Severity.ERROR, message, str(file)))
+
+
+def read_bytes_of(path: Path) -> bytes:
+    try:
+        size = path.stat().st_size
+        if size > MAX_INPUT_BYTES:
+            raise _error("too-large", f"the file has {size:,} bytes; the limit is {MAX_INPUT_BYTES:,}", path)
+        return path.read_bytes()
+    except IsADirectoryError:
+        raise _error("read-failed", "is a directory, not a file", path) from None
+    except FileNotFoundError:
+        raise _error("read-failed", "no such file", path) from None
+    except OSError as exc:
+        raise _error("read-failed", f"cannot be read: {exc.strerror or exc}", path) from None
+
+
+def detect_format(path: Path, data: bytes) -> Format:
+    fmt = registry.detect(path, data[: registry.SNIFF_BYTES])
+    if fmt is None:
+        raise _error("unknown-format", "cannot tell its format; pass --from", path)
+    return fmt
+
+
+def read_document(
+    data: bytes,
+    fmt: Format,
+    name: str,
+    options: ReadOptions = ReadOptions(),
+    diagnostics: Diagnostics | None = None,
+) -> Document:
+    """Read bytes already in memory with the given format."""
+    diagnostics = diagnostics if diagnostics is not None else Diagnostics(name)
+    diagnostics.file = diagnostics.file or name
+    reader = fmt.reader()
+    try:
+        return reader(data, diagnostics, options)
+    except InputError:
+        raise
+    except RecursionError:
+        raise diagnostics.fail("too-deep", "the input nests too deeply to read") from None
+    except MemoryError:
+        raise diagnostics.fail("too-large", "the input needs more memory than is available") from None
+
+
+def read(
+    path: str | os.PathLike,
+    format: str | None = None,
+    options: ReadOptions = ReadOptions(),
+    diagnostics: Diagnostics | None = None,
+) -> Document:
+    """Read one file into the canonical model."""
+    path = Path(path)
+    data = read_bytes_of(path)
+    fmt = registry.get(format) if format else detect_format(path, data)
+    return read_document(data, fmt, str(path), options, diagnostics)
+
+
+def dumps(
+    doc: Document,
+    format: str,
+    options: WriteOptions = WriteOptions(),
+    diagnostics: Diagnostics | None = None,
+) -> bytes:
+    """The bytes of ``doc`` written in ``format``."""
+    fmt = registry.get(format)
+    diagnostics = diagnostics if diagnostics is not None else Diagnostics()
+    return fmt.writer()(doc, diagnostics, options)
+
+
+def output_format(path: Path) -> Format:
+    """The writable format an output file's suffix names (``.xml`` is ICDAR 2013)."""
+    suffix = path.suffix.lower()
+    for fmt in registry.FORMATS.values():
+        if suffix in fmt.suffixes and fmt.writes:
+            return fmt
+    raise UsageError(f"cannot tell the output format from {path.name!r}; pass --to")
+
+
+def write(
+    doc: Document,
+    path: str | os.PathLike,
+    format: str | None = None,
+    options: WriteOptions = WriteOptions(),
+    force: bool = False,
+    diagnostics: Diagnostics | None = None,
+) -> None:
+    """Write ``doc`` to ``path`` atomically; refuse to replace a file unless ``force``."""
+    path = Path(path)
+    fmt = registry.get(format) if format else output_format(path)
+    diagnostics = diagnostics if diagnostics is not None else Diagnostics(str(path))
+    write_atomic(path, dumps(doc, fmt.name, options, diagnostics), force=force)
+
+
+def write_atomic(path: Path, data: bytes, force: bool = False) -> None:
+    """Write ``data`` to ``path`` so that readers see the old file or the whole
+    new one, never a part; without ``force`` an existing file is left alone
+    (checked atomically: the new file is hard-linked into place)."""
+    if not force and path.exists():
+        raise _error("output-exists", "exists already; pass --force to replace it", path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
+    except OSError as exc:
+        raise _error("write-failed", f"cannot be written: {exc.strerror or exc}", path) from None
+    tmp = Path(tmp_name)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, 0o666 & ~_UMASK)
+        if force:
+            os.replace(tmp, path)
+        else:
+            try:
+                os.link(tmp, path)
+            except FileExistsError:
+                raise _error("output-exists", "exists already; pass --force to replace it", path) from None
+            except OSError:  # file systems without hard links: best effort
+                if path.exists():
+                    raise _error("output-exists", "exists already; pass --force to replace it", path) from None
+                os.replace(tmp, path)
+    except OSError as exc:
+        raise _error("write-failed", f"cannot be written: {exc.strerror or exc}", path) from None
+    finally:
+        if tmp.exists():
+            tmp.unlink()

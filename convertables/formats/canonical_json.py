@@ -1,0 +1,184 @@
+"""The canonical model as JSON (SPEC 2.7), field for field.
+
+Validated against ``schemas/convertables.schema.json`` on read; the writer's
+output validates against it too. Coordinates keep their frame, unknown content
+is ``null`` and blank content is its whitespace string, so nothing of the model
+is lost: JSON is the format to use between convertables commands.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+from ..diagnostics import Diagnostics
+from ..grid import validate_document
+from ..model import BBox, Cell, Document, Frame, Instruction, Page, Region, Table
+from ..options import ReadOptions, WriteOptions
+from ..validation import first_json_error
+
+FORMAT_TAG = "convertables"
+VERSION = 1
+
+
+# -- model -> plain data ---------------------------------------------------------------
+
+def _n(value: float) -> float | int:
+    """Integral coordinates are written as integers, for tidy files; read back as floats."""
+    return int(value) if math.isfinite(value) and value.is_integer() and abs(value) < 2**53 else value
+
+
+def _box(box: BBox) -> dict:
+    data = {"x1": _n(box.x1), "y1": _n(box.y1), "x2": _n(box.x2), "y2": _n(box.y2), "frame": box.frame.value}
+    if box.polygon is not None:
+        data["polygon"] = [[_n(x), _n(y)] for x, y in box.polygon]
+    return data
+
+
+def _instructions(items: list[Instruction]) -> list[dict]:
+    return [{"instr_id": i.instr_id, "subinstr_id": i.subinstr_id} for i in items]
+
+
+def _cell(cell: Cell) -> dict:
+    data = {
+        "id": cell.id,
+        "start_row": cell.start_row,
+        "start_col": cell.start_col,
+        "end_row": cell.end_row,
+        "end_col": cell.end_col,
+        "content": cell.content,
+        "header": cell.header,
+    }
+    if cell.bbox is not None:
+        data["bbox"] = _box(cell.bbox)
+    if cell.instructions:
+        data["instructions"] = _instructions(cell.instructions)
+    return data
+
+
+def _region(region: Region) -> dict:
+    data = {"id": region.id, "page": region.page}
+    if region.bbox is not None:
+        data["bbox"] = _box(region.bbox)
+    data["row_increment"] = region.row_increment
+    data["col_increment"] = region.col_increment
+    if region.instructions:
+        data["instructions"] = _instructions(region.instructions)
+    data["cells"] = [_cell(c) for c in region.cells]
+    return data
+
+
+def to_data(doc: Document) -> dict:
+    data: dict = {"format": FORMAT_TAG, "version": VERSION, "filename": doc.filename}
+    if doc.metadata:
+        data["metadata"] = dict(doc.metadata)
+    if doc.pages:
+        data["pages"] = [
+            {"number": p.number, "width": p.width, "height": p.height, "frame": p.frame.value, "dpi": p.dpi}
+            for p in doc.pages
+        ]
+    data["tables"] = [{"id": t.id, "regions": [_region(r) for r in t.regions]} for t in doc.tables]
+    return data
+
+
+# -- plain data -> model ---------------------------------------------------------------
+
+def _box_from(data: dict) -> BBox:
+    polygon = data.get("polygon")
+    return BBox(
+        float(data["x1"]),
+        float(data["y1"]),
+        float(data["x2"]),
+        float(data["y2"]),
+        Frame(data["frame"]),
+        tuple((float(x), float(y)) for x, y in polygon) if polygon is not None else None,
+    )
+
+
+def _instructions_from(items: list[dict]) -> list[Instruction]:
+    return [Instruction(i["instr_id"], i.get("subinstr_id")) for i in items]
+
+
+def from_data(data: dict) -> Document:
+    """Build the model from data already validated against the JSON Schema."""
+    doc = Document(filename=data.get("filename"), metadata=dict(data.get("metadata", {})))
+    for p in data.get("pages", []):
+        doc.pages.append(
+            Page(p["number"], p.get("width"), p.get("height"), Frame(p.get("frame", "pdf")), p.get("dpi"))
+        )
+    for t in data["tables"]:
+        table = Table(id=t["id"])
+        for r in t["regions"]:
+            region = Region(
+                id=r["id"],
+                page=r["page"],
+                bbox=_box_from(r["bbox"]) if "bbox" in r else None,
+                row_increment=r.get("row_increment", 0),
+                col_increment=r.get("col_increment", 0),
+                instructions=_instructions_from(r.get("instructions", [])),
+            )
+            for c in r["cells"]:
+                region.cells.append(
+                    Cell(
+                        start_row=c["start_row"],
+                        start_col=c["start_col"],
+                        end_row=c["end_row"],
+                        end_col=c["end_col"],
+                        content=c["content"],
+                        id=c.get("id"),
+                        bbox=_box_from(c["bbox"]) if "bbox" in c else None,
+                        header=c.get("header", False),
+                        instructions=_instructions_from(c.get("instructions", [])),
+                    )
+                )
+            table.regions.append(region)
+        doc.tables.append(table)
+    return doc
+
+
+def _reject_constant(name: str):
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Document:
+    if not data.strip():
+        raise diagnostics.fail("json-empty", "the file is empty")
+    try:
+        value = json.loads(data, parse_constant=_reject_constant)
+    except UnicodeDecodeError as exc:
+        raise diagnostics.fail("json-syntax", f"not UTF-8 text: {exc.reason}") from None
+    except json.JSONDecodeError as exc:
+        raise diagnostics.fail("json-syntax", f"not valid JSON: {exc.msg}", line=exc.lineno, column=exc.colno) from None
+    except (ValueError, RecursionError) as exc:
+        raise diagnostics.fail("json-syntax", f"not valid JSON: {exc}") from None
+    problem = first_json_error(value)
+    if problem:
+        raise diagnostics.fail("json-schema", f"does not match the canonical JSON schema {problem}")
+    doc = from_data(value)
+    _check_boxes(doc, diagnostics)
+    validate_document(doc, diagnostics)
+    return doc
+
+
+def _check_boxes(doc: Document, diagnostics: Diagnostics) -> None:
+    boxes = [r.bbox for r in doc.regions()] + [c.bbox for r in doc.regions() for c in r.cells]
+    for box in boxes:
+        if box is None:
+            continue
+        if not all(math.isfinite(v) for v in (box.x1, box.y1, box.x2, box.y2)):
+            raise diagnostics.fail("bad-number", "a bounding box has a non-finite coordinate")
+        if not box.is_ordered:
+            diagnostics.warning(
+                "box-inverted", f"a bounding box has x1={box.x1:g}, y1={box.y1:g}, x2={box.x2:g}, y2={box.y2:g}"
+            )
+
+
+def write(doc: Document, diagnostics: Diagnostics, options: WriteOptions = WriteOptions()) -> bytes:
+    try:
+        text = json.dumps(to_data(doc), ensure_ascii=False, indent=1, allow_nan=False)
+    except ValueError:
+        raise diagnostics.fail("bad-number", "a coordinate is not finite; JSON cannot hold it") from None
+    try:
+        return (text + "\n").encode("utf-8")
+    except UnicodeEncodeError:
+        raise diagnostics.fail("bad-text", "a text holds a lone surrogate, which UTF-8 cannot encode") from None

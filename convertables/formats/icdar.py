@@ -1,0 +1,383 @@
+"""ICDAR 2013 Table Competition XML: region model and cell-structure model (SPEC 2.1).
+
+Region model::
+
+    document[@filename]/table[@id]/region[@id,@page]/(instruction*, bounding-box)
+
+Structure model::
+
+    document/table/region[@id,@page,@col-increment,@row-increment]/
+        cell[@id,@start-row,@start-col,@end-row?,@end-col?]/(bounding-box?, content, instruction*)
+
+What the reader tolerates, because the real ground truth does it: missing
+``end-row``/``end-col`` (end = start), repeated ids, mixed quoting, CRLF,
+thousands of ``<instruction>`` elements (skipped without building objects unless
+``keep_instructions``), bare ``<region>`` elements without id or page (PubMed
+ground truth: page 1). What it reports and how it goes on:
+
+* ``bad-number`` (error): a non-numeric or non-finite coordinate (``x1='26ß'``):
+  the box is dropped; a bad row/column index: the cell is dropped;
+* ``unknown-attribute`` (warning): e.g. ``col-end`` for ``end-col``; it is
+  ignored, as the official tool ignores it;
+* ``box-inverted`` (warning): ``y1 > y2`` or ``x1 > x2``: the corners are swapped;
+* ``missing-attribute`` (error or info), ``unknown-element`` (warning).
+
+Content: an empty ``<content/>`` reads as *unknown* content (``None``): the
+format cannot tell an empty cell from one whose text was never recognised, and
+the writer writes unknown content that way. Whitespace-only text reads as blank.
+A ``type="header"`` attribute (written by some systems) sets the header flag.
+
+The writer writes the structure model when any region has cells (or as told),
+leaves blank cells out unless ``keep_blank``, and says in an XML comment when
+boxes are not in PDF points.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from lxml import etree
+
+from ..diagnostics import Diagnostics
+from ..geometry import envelope
+from ..grid import validate_document
+from ..model import BBox, Cell, Document, Frame, Instruction, Region, Table
+from ..options import ReadOptions, WriteOptions
+from ..xmlsafe import local_name, parse_xml
+
+_CELL_ATTRIBUTES = {"id", "start-row", "start-col", "end-row", "end-col", "type"}
+_REGION_ATTRIBUTES = {"id", "page", "col-increment", "row-increment"}
+_MISSPELLINGS = {
+    "col-end": "end-col",
+    "row-end": "end-row",
+    "col-start": "start-col",
+    "row-start": "start-row",
+    "end_col": "end-col",
+    "end_row": "end-row",
+    "start_col": "start-col",
+    "start_row": "start-row",
+}
+_XSI = "{http://www.w3.org/2001/XMLSchema-instance}"
+_INT_LIMIT = 10**9  # no real grid, page or id comes near; larger values are errors
+
+
+class _Reader:
+    def __init__(self, diagnostics: Diagnostics, options: ReadOptions):
+        self.diagnostics = diagnostics
+        self.keep_instructions = options.keep_instructions
+        self.lines: dict[int, int] = {}
+        self._said: set[str] = set()
+
+    # -- small parsers that report instead of raising ---------------------------------
+
+    def _once(self, key: str) -> bool:
+        if key in self._said:
+            return False
+        self._said.add(key)
+        return True
+
+    def _int(self, el, name: str, *, default: int | None, signed: bool = False, required: bool = False):
+        raw = el.get(name)
+        if raw is None:
+            if required:
+                self.diagnostics.error(
+                    "missing-attribute", f"<{el.tag}> has no {name}", line=el.sourceline
+                )
+            return default
+        try:
+            value = int(raw.strip())
+        except ValueError:
+            self.diagnostics.error(
+                "bad-number", f"<{el.tag}> {name}={raw!r} is not an integer", line=el.sourceline
+            )
+            return None
+        if not (-_INT_LIMIT if signed else 0) <= value <= _INT_LIMIT:
+            self.diagnostics.error(
+                "bad-number", f"<{el.tag}> {name}={value} is out of range", line=el.sourceline
+            )
+            return None
+        return value
+
+    def _box(self, el) -> BBox | None:
+        values = []
+        for name in ("x1", "y1", "x2", "y2"):
+            raw = el.get(name)
+            if raw is None:
+                self.diagnostics.error(
+                    "missing-attribute", f"<bounding-box> has no {name}", line=el.sourceline
+                )
+                return None
+            try:
+                value = float(raw.strip())
+            except ValueError:
+                value = math.nan
+            if not math.isfinite(value):
+                self.diagnostics.error(
+                    "bad-number",
+                    f"<bounding-box> {name}={raw!r} is not a finite number; the box is dropped",
+                    line=el.sourceline,
+                )
+                return None
+            values.append(value)
+        x1, y1, x2, y2 = values
+        if x1 > x2 or y1 > y2:
+            self.diagnostics.warning(
+                "box-inverted",
+                f"<bounding-box> has x1={x1:g}, y1={y1:g}, x2={x2:g}, y2={y2:g}: corners swapped",
+                line=el.sourceline,
+                hint="x1 <= x2 and y1 <= y2 in PDF points, origin bottom-left",
+            )
+            x1, x2 = min(x1, x2), max(x1, x2)
+            y1, y2 = min(y1, y2), max(y1, y2)
+        return BBox(x1, y1, x2, y2, Frame.PDF)
+
+    def _instruction(self, el) -> Instruction | None:
+        instr = self._int(el, "instr-id", default=None, signed=True, required=True)
+        if instr is None:
+            return None
+        sub = self._int(el, "subinstr-id", default=None, signed=True)
+        return Instruction(instr, sub)
+
+    def _unknown_attributes(self, el, known: set[str]) -> None:
+        for name in el.attrib:
+            if name in known or name.startswith(_XSI):
+                continue
+            fix = _MISSPELLINGS.get(name)
+            if fix:
+                self.diagnostics.warning(
+                    "unknown-attribute",
+                    f"<{el.tag}> has {name}={el.get(name)!r}, which the format does not know; ignored",
+                    line=el.sourceline,
+                    hint=f"did you mean {fix}?",
+                )
+            elif self._once(f"attr:{el.tag}:{name}"):
+                self.diagnostics.warning(
+                    "unknown-attribute",
+                    f"<{el.tag}> attribute {name!r} is not part of the format; ignored",
+                    line=el.sourceline,
+                )
+
+    def _unknown_element(self, el, parent: str) -> None:
+        name = local_name(el.tag)
+        if name and self._once(f"el:{parent}:{name}"):
+            self.diagnostics.warning(
+                "unknown-element",
+                f"<{name}> inside <{parent}> is not part of the format; ignored",
+                line=el.sourceline,
+            )
+
+    # -- the document ----------------------------------------------------------------
+
+    def document(self, root) -> Document:
+        if local_name(root.tag) != "document":
+            raise self.diagnostics.fail(
+                "icdar-root",
+                f"root element is <{local_name(root.tag)}>, not <document>",
+                line=root.sourceline,
+            )
+        doc = Document(filename=root.get("filename"))
+        if doc.filename is None:
+            self.diagnostics.warning("missing-attribute", "<document> has no filename", line=root.sourceline)
+        for index, el in enumerate(root):
+            if local_name(el.tag) == "table":
+                doc.tables.append(self.table(el, index))
+            else:
+                self._unknown_element(el, "document")
+        validate_document(doc, self.diagnostics, self.lines)
+        return doc
+
+    def table(self, el, index: int) -> Table:
+        table_id = self._int(el, "id", default=None, required=True)
+        table = Table(id=index if table_id is None else table_id)
+        for position, child in enumerate(el):
+            if local_name(child.tag) == "region":
+                table.regions.append(self.region(child, position))
+            else:
+                self._unknown_element(child, "table")
+        return table
+
+    def region(self, el, index: int) -> Region:
+        self._unknown_attributes(el, _REGION_ATTRIBUTES)
+        region_id = self._int(el, "id", default=None)
+        if el.get("page") is None:
+            if self._once("no-page"):
+                self.diagnostics.info(
+                    "missing-attribute", "<region> has no page; read as page 1", line=el.sourceline
+                )
+            page = 1
+        else:
+            page = self._int(el, "page", default=1) or 1
+            if page < 1:
+                self.diagnostics.error("bad-number", "<region> page must be 1 or more; read as 1", line=el.sourceline)
+                page = 1
+        region = Region(
+            id=index if region_id is None else region_id,
+            page=page,
+            row_increment=self._int(el, "row-increment", default=0, signed=True) or 0,
+            col_increment=self._int(el, "col-increment", default=0, signed=True) or 0,
+        )
+        self.lines[id(region)] = el.sourceline
+        for child in el:
+            name = child.tag
+            if name == "instruction":
+                if self.keep_instructions:
+                    instruction = self._instruction(child)
+                    if instruction:
+                        region.instructions.append(instruction)
+            elif name == "cell":
+                cell = self.cell(child)
+                if cell is not None:
+                    region.cells.append(cell)
+            elif name == "bounding-box":
+                region.bbox = self._box(child)
+            else:
+                self._unknown_element(child, "region")
+        return region
+
+    def cell(self, el) -> Cell | None:
+        self._unknown_attributes(el, _CELL_ATTRIBUTES)
+        # Negative indices are legal where the region's increment makes up for
+        # them (us-019: start-row=-1 with row-increment=1); the grid check judges.
+        start_row = self._int(el, "start-row", default=None, signed=True, required=True)
+        start_col = self._int(el, "start-col", default=None, signed=True, required=True)
+        if start_row is None or start_col is None:
+            self.diagnostics.error("cell-dropped", "cell without a valid start row/column is left out", line=el.sourceline)
+            return None
+        end_row = self._int(el, "end-row", default=start_row, signed=True)
+        end_col = self._int(el, "end-col", default=start_col, signed=True)
+        cell = Cell(
+            start_row=start_row,
+            start_col=start_col,
+            end_row=start_row if end_row is None else end_row,
+            end_col=start_col if end_col is None else end_col,
+            id=self._int(el, "id", default=None),
+            header=el.get("type") == "header",
+        )
+        self.lines[id(cell)] = el.sourceline
+        has_content = False
+        for child in el:
+            name = child.tag
+            if name == "instruction":
+                if self.keep_instructions:
+                    instruction = self._instruction(child)
+                    if instruction:
+                        cell.instructions.append(instruction)
+            elif name == "content":
+                has_content = True
+                text = "".join(child.itertext())
+                cell.content = text if text else None
+            elif name == "bounding-box":
+                cell.bbox = self._box(child)
+            else:
+                self._unknown_element(child, "cell")
+        if not has_content and self._once("no-content"):
+            self.diagnostics.warning(
+                "missing-content", "cell has no <content>; read as unknown content", line=el.sourceline
+            )
+        return cell
+
+
+def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Document:
+    root = parse_xml(data, diagnostics)
+    return _Reader(diagnostics, options).document(root)
+
+
+# -- writing ---------------------------------------------------------------------------
+
+# Characters XML 1.0 cannot hold at all.
+_INVALID_XML_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _num(value: float) -> str:
+    if float(value).is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return repr(float(value))
+
+
+def _text(value: str, diagnostics: Diagnostics) -> str:
+    if _INVALID_XML_CHARS.search(value):
+        diagnostics.warning("xml-invalid-char", "content holds characters XML cannot carry; they are dropped")
+        return _INVALID_XML_CHARS.sub("", value)
+    return value
+
+
+def _box_element(parent, box: BBox) -> None:
+    etree.SubElement(
+        parent, "bounding-box", {"x1": _num(box.x1), "y1": _num(box.y1), "x2": _num(box.x2), "y2": _num(box.y2)}
+    )
+
+
+def _instruction_elements(parent, instructions: list[Instruction]) -> None:
+    for ins in instructions:
+        attrs = {"instr-id": str(ins.instr_id)}
+        if ins.subinstr_id is not None:
+            attrs["subinstr-id"] = str(ins.subinstr_id)
+        etree.SubElement(parent, "instruction", attrs)
+
+
+def write(doc: Document, diagnostics: Diagnostics, options: WriteOptions = WriteOptions()) -> bytes:
+    model = options.model
+    if model == "auto":
+        model = "structure" if doc.has_cells else "region"
+    root = etree.Element("document", {"filename": doc.filename or ""})
+    frames: set[Frame] = set()
+    for table in doc.tables:
+        table_el = etree.SubElement(root, "table", {"id": str(table.id)})
+        for region in table.regions:
+            attrs = {"id": str(region.id), "page": str(region.page)}
+            if model == "structure":
+                attrs["col-increment"] = str(region.col_increment)
+                attrs["row-increment"] = str(region.row_increment)
+            region_el = etree.SubElement(table_el, "region", attrs)
+            box = region.bbox
+            if model == "region":
+                if box is None:
+                    try:
+                        box = envelope(c.bbox for c in region.cells if c.bbox is not None)
+                    except ValueError:
+                        box = None
+                if box is None:
+                    raise diagnostics.fail(
+                        "missing-bbox",
+                        f"table {table.id}, region {region.id} has no bounding box, "
+                        "which the region model requires",
+                    )
+                _instruction_elements(region_el, region.instructions)
+                _box_element(region_el, box)
+                frames.add(box.frame)
+                continue
+            if box is not None:
+                _box_element(region_el, box)
+                frames.add(box.frame)
+            _instruction_elements(region_el, region.instructions)
+            for cell in region.cells:
+                if cell.is_blank and not options.keep_blank:
+                    continue
+                cell_attrs = {}
+                if cell.id is not None:
+                    cell_attrs["id"] = str(cell.id)
+                cell_attrs.update(
+                    {
+                        "start-row": str(cell.start_row),
+                        "start-col": str(cell.start_col),
+                        "end-row": str(cell.end_row),
+                        "end-col": str(cell.end_col),
+                    }
+                )
+                cell_el = etree.SubElement(region_el, "cell", cell_attrs)
+                if cell.bbox is not None:
+                    _box_element(cell_el, cell.bbox)
+                    frames.add(cell.bbox.frame)
+                content_el = etree.SubElement(cell_el, "content")
+                if cell.content:
+                    content_el.text = _text(cell.content, diagnostics)
+                _instruction_elements(cell_el, cell.instructions)
+    if frames - {Frame.PDF}:
+        diagnostics.warning(
+            "frame-foreign",
+            "boxes are in image pixels, not the PDF points of ICDAR 2013; written as they are",
+            hint="pass --dpi and --page-height (or --pdf) to convert them",
+        )
+        root.insert(0, etree.Comment(" coordinates: image pixels, origin top-left (not PDF points) "))
+    return etree.tostring(root, xml_declaration=True, encoding="UTF-8", pretty_print=True)

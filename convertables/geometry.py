@@ -1,0 +1,75 @@
+"""Geometry: the one module that owns coordinate frames.
+
+Frames (SPEC 1): ``pdf`` is PDF points, origin bottom-left, y up; ``image`` is
+pixels, origin top-left, y down. Converting needs the DPI and the page height::
+
+    x_pt = x_px * 72 / dpi
+    y_pt = page_height_pt - y_px * 72 / dpi
+
+No other module flips a y coordinate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from .model import BBox, Frame, Point
+
+
+@dataclass(frozen=True)
+class PageFrame:
+    """What a conversion between frames needs for one page."""
+
+    dpi: float
+    page_height_pt: float
+
+    @property
+    def scale(self) -> float:
+        """Points per pixel."""
+        return 72.0 / self.dpi
+
+
+def _pixel_to_point(point: Point, page: PageFrame) -> Point:
+    x, y = point
+    return (x * page.scale, page.page_height_pt - y * page.scale)
+
+
+def _point_to_pixel(point: Point, page: PageFrame) -> Point:
+    x, y = point
+    return (x / page.scale, (page.page_height_pt - y) / page.scale)
+
+
+def convert_box(box: BBox, target: Frame, page: PageFrame) -> BBox:
+    """``box`` expressed in ``target`` (unchanged if already there)."""
+    if box.frame is target:
+        return box
+    move = _pixel_to_point if target is Frame.PDF else _point_to_pixel
+    (ax, ay), (bx, by) = move((box.x1, box.y1), page), move((box.x2, box.y2), page)
+    polygon = tuple(move(p, page) for p in box.polygon) if box.polygon else None
+    return BBox(min(ax, bx), min(ay, by), max(ax, bx), max(ay, by), target, polygon)
+
+
+def envelope(boxes: Iterable[BBox]) -> BBox | None:
+    """The smallest box enclosing ``boxes`` (all in one frame), or None if there are none."""
+    boxes = list(boxes)
+    if not boxes:
+        return None
+    frames = {b.frame for b in boxes}
+    if len(frames) > 1:
+        raise ValueError("cannot enclose boxes of different frames")
+    return BBox(
+        min(b.x1 for b in boxes),
+        min(b.y1 for b in boxes),
+        max(b.x2 for b in boxes),
+        max(b.y2 for b in boxes),
+        boxes[0].frame,
+    )
+
+
+def polygon_envelope(points: Iterable[Point], frame: Frame) -> BBox:
+    """The box enclosing a polygon, keeping the polygon."""
+    pts = tuple(points)
+    xs = [p[0] for p in pts]
+    ys = [p[1] for p in pts]
+    return BBox(min(xs), min(ys), max(xs), max(ys), frame, pts)

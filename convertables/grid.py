@@ -1,0 +1,108 @@
+"""Grid invariants, checked in one place for every reader (STYLE.md, principle 4).
+
+Readers only parse; :func:`validate_document` then checks what every table must
+satisfy and reports each violation as a diagnostic:
+
+* ``span-inverted`` (error): a cell whose end row/column is before its start;
+  the cell is reduced to its start row/column so that later stages see a
+  valid model, and the diagnostic says so;
+* ``slot-overlap`` (warning): two cells of one region cover the same grid slot;
+* ``grid-negative`` (error): a cell before the table's first row or column
+  (indices may be negative only where the region's increment makes up for it);
+* ``duplicate-id`` (info, or warning for ``check``): cell ids repeat within a
+  region (the real ICDAR 2013 ground truth does this; one diagnostic per region).
+
+No dense grid is ever allocated: a cell may claim 65,534 rows and 1,000
+columns, so overlaps are found by sweeping rectangles, not by filling slots.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Mapping
+
+from .diagnostics import Diagnostics, Severity
+from .model import Cell, Document, Region
+
+# Where each model object was found in its source, keyed by id(object).
+SourceLines = Mapping[int, int]
+
+
+def validate_document(
+    doc: Document,
+    diagnostics: Diagnostics,
+    lines: SourceLines | None = None,
+    duplicate_ids: Severity = Severity.INFO,
+) -> None:
+    """Check every region. Repeated cell ids are ``info`` for readers (the real
+    ground truth is full of them); ``check`` asks for ``warning``."""
+    lines = lines or {}
+    for table in doc.tables:
+        for region in table.regions:
+            validate_region(region, diagnostics, lines, table_id=table.id, duplicate_ids=duplicate_ids)
+
+
+def validate_region(
+    region: Region,
+    diagnostics: Diagnostics,
+    lines: SourceLines,
+    table_id: int | None = None,
+    duplicate_ids: Severity = Severity.INFO,
+) -> None:
+    where = f"table {table_id}, region {region.id}"
+    for cell in region.cells:
+        if cell.end_row < cell.start_row or cell.end_col < cell.start_col:
+            diagnostics.error(
+                "span-inverted",
+                f"{where}: cell ends before it starts (rows {cell.start_row}-{cell.end_row}, "
+                f"columns {cell.start_col}-{cell.end_col}); read as a 1x1 cell",
+                line=lines.get(id(cell)),
+            )
+            cell.end_row = max(cell.end_row, cell.start_row)
+            cell.end_col = max(cell.end_col, cell.start_col)
+        if cell.start_row + region.row_increment < 0 or cell.start_col + region.col_increment < 0:
+            diagnostics.error(
+                "grid-negative",
+                f"{where}: cell at row {cell.start_row}, column {cell.start_col} lies before the table's "
+                f"first row or column, even with the region's increments",
+                line=lines.get(id(cell)),
+            )
+    for first, second in overlapping_cells(region.cells):
+        diagnostics.warning(
+            "slot-overlap",
+            f"{where}: cell at row {second.start_row}, column {second.start_col} covers a grid slot "
+            f"already covered by the cell at row {first.start_row}, column {first.start_col}",
+            line=lines.get(id(second)),
+            hint="the ICDAR 2013 scorer keeps the later cell on a shared slot",
+        )
+    repeated = [cid for cid, n in Counter(c.id for c in region.cells if c.id is not None).items() if n > 1]
+    if repeated:
+        first_line = next((lines.get(id(c)) for c in region.cells if c.id in repeated), None)
+        shown = ", ".join(str(i) for i in sorted(repeated)[:5]) + (", ..." if len(repeated) > 5 else "")
+        diagnostics.add(
+            "duplicate-id",
+            duplicate_ids,
+            f"{where}: {len(repeated)} cell id(s) repeat ({shown})",
+            line=first_line,
+        )
+
+
+def overlapping_cells(cells: list[Cell]) -> list[tuple[Cell, Cell]]:
+    """Pairs ``(earlier, later)`` of cells (in document order) sharing a grid slot.
+
+    A sweep over rows: only cells whose row ranges are still open are compared,
+    so the cost follows the number of cells, not the size of the grid.
+    """
+    order = sorted(range(len(cells)), key=lambda i: cells[i].start_row)
+    active: list[int] = []
+    pairs: list[tuple[int, int]] = []
+    for i in order:
+        cell = cells[i]
+        active = [j for j in active if cells[j].end_row >= cell.start_row]
+        for j in active:
+            other = cells[j]
+            if other.start_col <= cell.end_col and cell.start_col <= other.end_col:
+                pairs.append((min(i, j), max(i, j)))
+        active.append(i)
+    pairs.sort()
+    return [(cells[a], cells[b]) for a, b in pairs]

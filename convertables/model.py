@@ -1,0 +1,165 @@
+"""The canonical model: the ICDAR 2013 Table Competition model, as plain data.
+
+Every reader produces a :class:`Document`; every writer consumes one. Nothing in
+this module reads or writes files, and it imports nothing outside the standard
+library (see STYLE.md, principle 1).
+
+Conventions, from SPEC section 1:
+
+* rows and columns are 0-based and inclusive (``end >= start``);
+* pages are 1-based;
+* every :class:`BBox` carries its coordinate :class:`Frame`; conversions between
+  frames live in :mod:`convertables.geometry` and nowhere else;
+* a cell's ``content`` is ``None`` when the source format has no text for it
+  (cTDaR and POD cells: *unknown*), and a string otherwise; a string that is
+  empty after stripping whitespace is *blank*.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class Frame(str, Enum):
+    """A coordinate frame.
+
+    ``pdf``: PDF points (1/72 inch), origin bottom-left, y grows upwards.
+    ``image``: pixels, origin top-left, y grows downwards.
+    """
+
+    PDF = "pdf"
+    IMAGE = "image"
+
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class BBox:
+    """An axis-aligned box ``x1 <= x2``, ``y1 <= y2`` in a given frame.
+
+    ``polygon`` keeps the source outline where the format has one (cTDaR, POD);
+    the box is then the polygon's envelope.
+    """
+
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    frame: Frame = Frame.PDF
+    polygon: tuple[Point, ...] | None = None
+
+    @property
+    def width(self) -> float:
+        return self.x2 - self.x1
+
+    @property
+    def height(self) -> float:
+        return self.y2 - self.y1
+
+    @property
+    def is_ordered(self) -> bool:
+        return self.x1 <= self.x2 and self.y1 <= self.y2
+
+
+@dataclass(frozen=True, slots=True)
+class Instruction:
+    """A reference to a PDF text-drawing instruction (ICDAR 2013 ground truth)."""
+
+    instr_id: int
+    subinstr_id: int | None = None
+
+
+@dataclass(slots=True)
+class Cell:
+    """One cell of a region's grid (0-based, inclusive row and column ranges)."""
+
+    start_row: int
+    start_col: int
+    end_row: int
+    end_col: int
+    content: str | None = None
+    id: int | None = None
+    bbox: BBox | None = None
+    header: bool = False
+    instructions: list[Instruction] = field(default_factory=list)
+
+    @property
+    def is_unknown(self) -> bool:
+        """The source has no text for this cell (cTDaR, POD): not the same as blank."""
+        return self.content is None
+
+    @property
+    def is_blank(self) -> bool:
+        """The cell has text, and it is only whitespace."""
+        return self.content is not None and not self.content.strip()
+
+    @property
+    def row_span(self) -> int:
+        return self.end_row - self.start_row + 1
+
+    @property
+    def col_span(self) -> int:
+        return self.end_col - self.start_col + 1
+
+
+@dataclass(slots=True)
+class Region:
+    """A part of a table on one page. ``row_increment``/``col_increment`` place
+    this region's grid inside the table's grid when a table is split."""
+
+    id: int
+    page: int = 1
+    bbox: BBox | None = None
+    row_increment: int = 0
+    col_increment: int = 0
+    cells: list[Cell] = field(default_factory=list)
+    instructions: list[Instruction] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Table:
+    id: int
+    regions: list[Region] = field(default_factory=list)
+
+    @property
+    def page(self) -> int | None:
+        """The page of the table's last region (what the ICDAR 2013 tool uses)."""
+        return self.regions[-1].page if self.regions else None
+
+    def cells(self) -> list[Cell]:
+        return [cell for region in self.regions for cell in region.cells]
+
+
+@dataclass(slots=True)
+class Page:
+    """What is known of a page: its size in ``frame`` units, and the DPI for images."""
+
+    number: int
+    width: float | None = None
+    height: float | None = None
+    frame: Frame = Frame.PDF
+    dpi: float | None = None
+
+
+@dataclass(slots=True)
+class Document:
+    """A source document (e.g. ``eu-001.pdf``) and its tables, in document order.
+
+    ``metadata`` holds facts about the source worth keeping (e.g. ``generator``
+    of an HTML export); ``pages`` what is known of page sizes.
+    """
+
+    filename: str | None = None
+    tables: list[Table] = field(default_factory=list)
+    pages: list[Page] = field(default_factory=list)
+    metadata: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def has_cells(self) -> bool:
+        """True for a cell-structure document, False for a region-model one."""
+        return any(region.cells for table in self.tables for region in table.regions)
+
+    def regions(self) -> list[Region]:
+        return [region for table in self.tables for region in table.regions]

@@ -1,0 +1,30 @@
+"""Options that readers and writers take. One place, so every format and every
+CLI command spells them the same way; a format ignores what does not concern it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Model = Literal["auto", "structure", "region"]
+
+
+@dataclass(frozen=True)
+class ReadOptions:
+    keep_instructions: bool = False
+    """ICDAR 2013: keep ``<instruction>`` elements (skipped by default: they are
+    thousands per file and no metric but the official viewer uses them)."""
+    page: int | None = None
+    """Formats without pages (HTML, pandas exports): the page to put regions on."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Format-specific settings, documented in each format's module."""
+
+
+@dataclass(frozen=True)
+class WriteOptions:
+    model: Model = "auto"
+    """ICDAR 2013: ``structure`` (``*-str.xml``), ``region`` (``*-reg.xml``), or
+    ``auto``: structure when any region has cells."""
+    keep_blank: bool = False
+    """ICDAR 2013 has no blank cells; keep them anyway (with their whitespace)."""
+    extra: dict[str, Any] = field(default_factory=dict)

@@ -1,0 +1,146 @@
+"""The format registry: one line per format (STYLE.md, principles 2, 3 and 11).
+
+Each :class:`Format` names its module (imported only when used, so a heavy
+dependency costs nothing until then), its file suffixes, how to recognise its
+content, and what it can do. A format whose reader or writer has not been built
+yet is listed with ``pending`` saying so; asking for it raises a clear
+:class:`~convertables.diagnostics.UsageError`, never a stub that pretends.
+
+Format modules expose ``read(data: bytes, diagnostics, options) -> Document``
+and, where the format can hold a document, ``write(doc, diagnostics, options) -> bytes``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Callable
+
+from .diagnostics import UsageError
+
+Sniffer = Callable[[bytes], bool]
+
+
+@dataclass(frozen=True)
+class Format:
+    name: str
+    title: str
+    module: str
+    suffixes: tuple[str, ...]
+    reads: bool
+    writes: bool
+    models: tuple[str, ...]
+    """What the format holds: ``region`` (table regions), ``structure`` (cells)."""
+    sniff: Sniffer
+    binary: bool = False
+    pending: str | None = None
+    """Why a capability is missing, e.g. where it is being built."""
+
+    def load(self) -> ModuleType:
+        return importlib.import_module(f"convertables.formats.{self.module}")
+
+    def reader(self):
+        if not self.reads:
+            raise UsageError(f"format {self.name!r} cannot be read yet{self._why()}")
+        return self.load().read
+
+    def writer(self):
+        if not self.writes:
+            raise UsageError(f"format {self.name!r} cannot be written{self._why()}")
+        return self.load().write
+
+    def _why(self) -> str:
+        return f" ({self.pending})" if self.pending else ""
+
+    @property
+    def default_suffix(self) -> str:
+        return self.suffixes[0]
+
+
+# -- content sniffers: cheap looks at the first bytes, no parsing -----------------------
+
+def _xml_root(head: bytes) -> str | None:
+    text = head.decode("utf-8", "replace")
+    text = re.sub(r"<\?.*?\?>|<!--.*?-->|<!DOCTYPE[^>]*>", "", text, flags=re.S)
+    match = re.search(r"<([A-Za-z_][\w.:-]*)", text)
+    return match.group(1).rpartition(":")[2] if match else None
+
+
+def _is_icdar(head: bytes) -> bool:
+    return _xml_root(head) == "document" and b"<Coords" not in head
+
+
+def _is_ctdar(head: bytes) -> bool:
+    return _xml_root(head) == "document" and b"<Coords" in head and b"neighbors=" not in head
+
+
+def _is_pod(head: bytes) -> bool:
+    return _xml_root(head) == "document" and b"neighbors=" in head
+
+
+def _is_marmot(head: bytes) -> bool:
+    return _xml_root(head) == "Page"
+
+
+def _is_html(head: bytes) -> bool:
+    return re.search(rb"<(!doctype html|html|table|body)\b", head[:4096], re.I) is not None
+
+
+def _is_xlsx(head: bytes) -> bool:
+    return head.startswith(b"PK\x03\x04")
+
+
+def _is_json(head: bytes) -> bool:
+    return re.match(rb'\s*\{\s*"format"\s*:\s*"convertables"', head) is not None
+
+
+FORMATS: dict[str, Format] = {
+    f.name: f
+    for f in (
+        Format("icdar", "ICDAR 2013 region and cell-structure XML", "icdar", (".xml",), True, True,
+               ("region", "structure"), _is_icdar),
+        Format("html", "HTML tables (also FineReader and Acrobat exports)", "html", (".html", ".htm", ".xhtml"),
+               False, False, ("structure",), _is_html, pending="the HTML reader and writer are not built yet (issue 3)"),
+        Format("xlsx", "Excel workbooks (also Nitro 'To Excel' exports)", "xlsx", (".xlsx", ".xlsm"),
+               False, False, ("structure",), _is_xlsx, binary=True,
+               pending="the Excel reader and writer are not built yet (issue 3)"),
+        Format("ctdar", "ICDAR 2019 cTDaR XML (Track A and B, and results)", "ctdar", (".xml",), False, False,
+               ("region", "structure"), _is_ctdar, pending="the cTDaR reader and writer are not built yet (issue 4)"),
+        Format("marmot", "Marmot dataset page XML", "marmot", (".xml",), False, False,
+               ("region",), _is_marmot, pending="the Marmot reader is not built yet (issue 4)"),
+        Format("pod", "ICDAR 2017 POD neighbour-annotated structure XML", "pod", (".xml",), False, False,
+               ("structure",), _is_pod, pending="the POD reader is not built yet (issue 4)"),
+        Format("json", "convertables canonical JSON", "canonical_json", (".json",), True, True,
+               ("region", "structure"), _is_json),
+    )
+}
+
+SNIFF_BYTES = 65536
+
+
+def get(name: str) -> Format:
+    try:
+        return FORMATS[name]
+    except KeyError:
+        known = ", ".join(FORMATS)
+        raise UsageError(f"unknown format {name!r} (known: {known})") from None
+
+
+def detect(path: Path, head: bytes) -> Format | None:
+    """The format of a file, from its content, falling back to its suffix.
+
+    Content decides first because several formats share ``.xml``; a suffix
+    alone picks a format only when it is not shared.
+    """
+    for fmt in FORMATS.values():
+        if fmt.sniff(head):
+            return fmt
+    by_suffix = [f for f in FORMATS.values() if path.suffix.lower() in f.suffixes]
+    return by_suffix[0] if len(by_suffix) == 1 else None
+
+
+def input_suffixes() -> set[str]:
+    return {s for f in FORMATS.values() for s in f.suffixes}
