@@ -85,8 +85,14 @@ def _is_marmot(head: bytes) -> bool:
     return _xml_root(head) == "Page"
 
 
+_HTML_ROOTS = {"html", "head", "body", "table", "meta", "title", "div", "p"}
+
+
 def _is_html(head: bytes) -> bool:
-    return re.search(rb"<(!doctype html|html|table|body)\b", head[:4096], re.I) is not None
+    if re.search(rb"<!doctype\s+html", head[:4096], re.I):
+        return True
+    root = _xml_root(head[:4096])
+    return root is not None and root.lower() in _HTML_ROOTS
 
 
 def _is_xlsx(head: bytes) -> bool:

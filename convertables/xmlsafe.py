@@ -35,6 +35,8 @@ def parse_xml(data: bytes, diagnostics: Diagnostics) -> etree._Element:
     """
     if not data.strip():
         raise diagnostics.fail("xml-empty", "the file is empty")
+    if b"<!ENTITY" in data:  # refused before libxml2 sees it (it is also checked after parsing)
+        raise _entities_refused(diagnostics)
     try:
         root = etree.fromstring(data, _parser())
     except etree.XMLSyntaxError as exc:
@@ -50,13 +52,17 @@ def parse_xml(data: bytes, diagnostics: Diagnostics) -> etree._Element:
     docinfo = root.getroottree().docinfo
     dtd = docinfo.internalDTD
     if dtd is not None and any(True for _ in dtd.iterentities()):
-        raise diagnostics.fail(
-            "xml-entity",
-            "the document declares XML entities; they are refused for safety",
-            line=1,
-            hint="remove the <!DOCTYPE ...> block",
-        )
+        raise _entities_refused(diagnostics)
     return root
+
+
+def _entities_refused(diagnostics: Diagnostics) -> InputError:
+    return diagnostics.fail(
+        "xml-entity",
+        "the document declares XML entities; they are refused for safety",
+        line=1,
+        hint="remove the <!DOCTYPE ...> block",
+    )
 
 
 def local_name(tag: object) -> str:

@@ -25,6 +25,7 @@ VERSION = 1
 
 def _n(value: float) -> float | int:
     """Integral coordinates are written as integers, for tidy files; read back as floats."""
+    value = float(value)
     return int(value) if math.isfinite(value) and value.is_integer() and abs(value) < 2**53 else value
 
 

@@ -320,7 +320,7 @@ def write(doc: Document, diagnostics: Diagnostics, options: WriteOptions = Write
     model = options.model
     if model == "auto":
         model = "structure" if doc.has_cells else "region"
-    root = etree.Element("document", {"filename": doc.filename or ""})
+    root = etree.Element("document", {"filename": _text(doc.filename or "", diagnostics)})
     frames: set[Frame] = set()
     for table in doc.tables:
         table_el = etree.SubElement(root, "table", {"id": str(table.id)})

@@ -1,0 +1,35 @@
+"""Small helpers the tests share (no fixtures here: see conftest.py)."""
+
+from __future__ import annotations
+
+import copy
+
+from convertables.diagnostics import Diagnostics
+from convertables.model import Document
+
+
+def without_blank_cells(doc: Document) -> Document:
+    """``doc`` as the ICDAR 2013 writer keeps it by default: no blank cells."""
+    doc = copy.deepcopy(doc)
+    for table in doc.tables:
+        for region in table.regions:
+            region.cells = [c for c in region.cells if not c.is_blank]
+    return doc
+
+
+def grid(doc: Document) -> list[tuple]:
+    """Every cell as (table, region, page, rows, cols, content, box): what a round trip must keep."""
+    rows = []
+    for table in doc.tables:
+        for region in table.regions:
+            for cell in region.cells:
+                box = None if cell.bbox is None else (cell.bbox.x1, cell.bbox.y1, cell.bbox.x2, cell.bbox.y2)
+                rows.append(
+                    (table.id, region.id, region.page, region.row_increment, region.col_increment,
+                     cell.start_row, cell.end_row, cell.start_col, cell.end_col, cell.content, box)
+                )
+    return rows
+
+
+def codes(diagnostics: Diagnostics) -> list[str]:
+    return [d.code for d in diagnostics]

@@ -1,0 +1,135 @@
+"""The command line: conversions, batches, exit codes, and nothing lost."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from convertables import __version__, read
+from convertables.cli import app
+from tests.conftest import ROOT, corpus_path
+from tests.helpers import grid, without_blank_cells
+
+SAMPLE = ROOT / "samples" / "icdar" / "sample-str.xml"
+
+runner = CliRunner()
+
+
+def invoke(*args: str):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def test_version_and_formats():
+    result = invoke("--version")
+    assert result.exit_code == 0 and result.output.strip() == f"convertables {__version__}"
+    result = invoke("formats", "--format", "json")
+    rows = {r["name"]: r for r in json.loads(result.output)}
+    assert set(rows) == {"icdar", "html", "xlsx", "ctdar", "marmot", "pod", "json"}
+    assert rows["icdar"]["read"] and rows["icdar"]["write"] and rows["json"]["read"]
+
+
+def test_python_dash_m_runs_the_cli():
+    result = subprocess.run([sys.executable, "-m", "convertables", "--version"], capture_output=True, text=True)
+    assert result.returncode == 0 and result.stdout.startswith("convertables ")
+
+
+def test_convert_a_sample_to_json_and_back(tmp_path: Path):
+    out = tmp_path / "sample-str.json"
+    result = invoke("convert", SAMPLE, "-o", out)
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    assert data["format"] == "convertables" and data["tables"]
+    back = tmp_path / "back" / "sample-str.xml"
+    assert invoke("json2icdar", out, "-o", back).exit_code == 0
+    assert grid(read(back)) == grid(without_blank_cells(read(SAMPLE)))
+
+
+def test_single_file_to_standard_output():
+    result = invoke("icdar2json", SAMPLE)
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["filename"] == "sample.pdf"
+
+
+def test_refuses_to_clobber_without_force_and_never_overwrites_an_input(tmp_path: Path):
+    out = tmp_path / "out.json"
+    out.write_text("precious")
+    result = invoke("convert", SAMPLE, "-o", out)
+    assert result.exit_code == 1 and "output-exists" in result.output
+    assert out.read_text() == "precious"
+    assert invoke("convert", SAMPLE, "-o", out, "--force").exit_code == 0
+    assert json.loads(out.read_text())["format"] == "convertables"
+
+    source = tmp_path / "in.json"
+    source.write_bytes(out.read_bytes())
+    result = invoke("convert", source, "--to", "json", "-o", source, "--force")
+    assert result.exit_code == 1 and "output-is-input" in result.output
+    assert source.read_bytes() == out.read_bytes()
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temporary files left
+
+
+def test_batch_goes_on_past_a_bad_file_and_says_so(tmp_path: Path):
+    inputs = tmp_path / "in"
+    (inputs / "sub").mkdir(parents=True)
+    (inputs / "good-str.xml").write_bytes(SAMPLE.read_bytes())
+    (inputs / "sub" / "also-good-str.xml").write_bytes(SAMPLE.read_bytes())
+    (inputs / "broken-str.xml").write_text("<document><table id='0'>")
+    (inputs / "notes.txt").write_text("not an input")
+    result = invoke("convert", inputs, "--from", "icdar", "--to", "json", "-o", tmp_path / "out")
+    assert result.exit_code == 1
+    assert "broken-str.xml:1" in result.output and "xml-syntax" in result.output
+    assert "converted 2 of 3 file(s); 1 failed" in result.output
+    written = sorted(p.relative_to(tmp_path / "out").as_posix() for p in (tmp_path / "out").rglob("*.json"))
+    assert written == ["good-str.json", "sub/also-good-str.json"]
+
+
+def test_batch_report_as_json(tmp_path: Path):
+    result = invoke("convert", SAMPLE, SAMPLE.parent / "sample-reg.xml", "--to", "json", "-o", tmp_path, "--format", "json")
+    assert result.exit_code == 0
+    report = json.loads(result.stdout)
+    assert report["converted"] == 2 and report["failed"] == 0
+    assert {Path(f["output"]).name for f in report["files"]} == {"sample-str.json", "sample-reg.json"}
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("convert", "nope.xml", "--to", "json"), "no such file"),
+        (("convert", SAMPLE, "--to", "nope"), "unknown format"),
+        (("convert", SAMPLE), "--to"),
+        (("convert", SAMPLE, SAMPLE, "--to", "json"), "-o FOLDER"),
+        (("html2icdar", SAMPLE), "not built yet"),
+        (("icdar2xlsx", SAMPLE), "not built yet"),
+    ],
+)
+def test_usage_errors_exit_2_with_one_line(args, message):
+    result = invoke(*args)
+    assert result.exit_code == 2
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_the_done_when_of_the_hub(tmp_path: Path):
+    """convert gt -> json -> icdar reproduces every structure file's grid."""
+    gt = corpus_path("icdar2013", "gt")
+    assert invoke("convert", gt, "--from", "icdar", "--to", "json", "-o", tmp_path / "json").exit_code == 0
+    assert invoke("convert", tmp_path / "json", "--from", "json", "--to", "icdar", "-o", tmp_path / "xml").exit_code == 0
+    for path in sorted(gt.glob("*-str.xml")):
+        assert grid(read(tmp_path / "xml" / path.name)) == grid(without_blank_cells(read(path))), path.name
+
+
+def test_interrupted_write_leaves_nothing(tmp_path: Path, monkeypatch):
+    from convertables import files
+
+    def boom(fd):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "fsync", boom)
+    with pytest.raises(KeyboardInterrupt):
+        files.write_atomic(tmp_path / "x.json", b"data")
+    assert list(tmp_path.iterdir()) == []

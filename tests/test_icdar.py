@@ -1,0 +1,128 @@
+"""The ICDAR 2013 reader and writer on small hand-written inputs."""
+
+from __future__ import annotations
+
+import pytest
+from lxml import etree
+
+from convertables import WriteOptions
+from convertables.diagnostics import Diagnostics, InputError
+from convertables.formats import icdar
+from convertables.model import BBox, Cell, Document, Frame, Region, Table
+from convertables.validation import validate_xml
+from tests.helpers import codes
+
+STRUCTURE = (
+    b"<?xml version='1.0' encoding='UTF-8'?>\r\n"
+    b"<document filename=\"doc.pdf\">\r\n"
+    b" <table id='0'>\r\n"
+    b"  <region id=\"0\" page='2' col-increment='1' row-increment=\"0\">\r\n"
+    b"   <cell id='0' start-row='0' start-col='0'>\r\n"
+    b"    <bounding-box x1='10' y1='20' x2='30.5' y2='40'/>\r\n"
+    b"    <content>COUNTRY</content>\r\n"
+    b"    <instruction instr-id='65' subinstr-id='0'/>\r\n"
+    b"   </cell>\r\n"
+    b"   <cell id='0' start-row='0' start-col='1' end-col='2'><content>3 years\r\nold</content></cell>\r\n"
+    b"   <cell id='2' start-row='1' start-col='0' end-row='2' end-col='0'><content/></cell>\r\n"
+    b"  </region>\r\n"
+    b" </table>\r\n"
+    b"</document>\r\n"
+)
+
+
+def read(data: bytes) -> tuple[Document, Diagnostics]:
+    diagnostics = Diagnostics("t.xml")
+    return icdar.read(data, diagnostics), diagnostics
+
+
+def test_reads_cells_spans_boxes_and_quirks():
+    doc, diagnostics = read(STRUCTURE)
+    assert doc.filename == "doc.pdf"
+    region = doc.tables[0].regions[0]
+    assert (region.id, region.page, region.col_increment, region.row_increment) == (0, 2, 1, 0)
+    first, second, third = region.cells
+    assert (first.start_row, first.end_row, first.start_col, first.end_col) == (0, 0, 0, 0)  # missing ends
+    assert first.bbox == BBox(10, 20, 30.5, 40, Frame.PDF)
+    assert first.instructions == []  # skipped by default
+    assert (second.start_col, second.end_col, second.content) == (1, 2, "3 years\nold")  # CRLF normalised
+    assert (third.row_span, third.content, third.is_unknown) == (2, None, True)
+    assert codes(diagnostics) == ["duplicate-id"]  # info: repeated ids are common in real ground truth
+    assert diagnostics.items[0].severity.value == "info"
+
+
+@pytest.mark.parametrize(
+    "fragment, code, line",
+    [
+        (b"<cell start-row='0' start-col='0'><bounding-box x1='2x' y1='0' x2='1' y2='1'/><content>a</content></cell>",
+         "bad-number", 3),
+        (b"<cell start-row='0' start-col='0'><bounding-box x1='nan' y1='0' x2='1' y2='1'/><content>a</content></cell>",
+         "bad-number", 3),
+        (b"<cell start-row='0' start-col='0'><bounding-box x1='0' y1='5' x2='1' y2='1'/><content>a</content></cell>",
+         "box-inverted", 3),
+        (b"<cell start-row='x' start-col='0'><content>a</content></cell>", "bad-number", 3),
+        (b"<cell start-col='0'><content>a</content></cell>", "missing-attribute", 3),
+        (b"<cell start-row='0' start-col='0' row-end='1'><content>a</content></cell>", "unknown-attribute", 3),
+        (b"<cell start-row='2' start-col='0' end-row='1'><content>a</content></cell>", "span-inverted", 3),
+        (b"<cell start-row='0' start-col='0'><content>a</content></cell>"
+         b"<cell start-row='0' start-col='0'><content>b</content></cell>", "slot-overlap", 3),
+        (b"<cell start-row='-1' start-col='0'><content>a</content></cell>", "grid-negative", 3),
+        (b"<cell start-row='0' start-col='0'><content>a</content><foo/></cell>", "unknown-element", 3),
+        (b"<cell start-row='0' start-col='0'/>", "missing-content", 3),
+    ],
+)
+def test_each_malformation_is_a_diagnostic_with_its_line(fragment, code, line):
+    data = b"<document filename='d.pdf'>\n<table id='0'><region id='0' page='1'>\n" + fragment + b"\n</region></table></document>"
+    doc, diagnostics = read(data)
+    found = [d for d in diagnostics if d.code == code]
+    assert found, codes(diagnostics)
+    assert found[0].line == line and found[0].file == "t.xml"
+    assert len(doc.tables[0].regions) == 1  # reading went on
+
+
+def test_a_file_that_is_not_icdar_fails_cleanly():
+    with pytest.raises(InputError) as info:
+        read(b"<Page CropBox='0 0 1 1'/>")
+    assert info.value.diagnostic.code == "icdar-root"
+    with pytest.raises(InputError) as info:
+        read(b"<document><table id='0'>")
+    assert info.value.diagnostic.code == "xml-syntax" and info.value.diagnostic.line == 1
+
+
+def _doc(*cells: Cell, bbox: BBox | None = None) -> Document:
+    return Document("d.pdf", [Table(0, [Region(0, 1, bbox=bbox, cells=list(cells))])])
+
+
+def test_writer_leaves_out_blank_cells_unless_asked_and_keeps_unknown_ones():
+    doc = _doc(Cell(0, 0, 0, 0, "a"), Cell(0, 1, 0, 1, "  "), Cell(1, 0, 1, 1, None))
+    default = etree.fromstring(icdar.write(doc, Diagnostics()))
+    assert [c.find("content").text for c in default.iter("cell")] == ["a", None]
+    assert etree.tostring(default.findall(".//cell")[1].find("content"), with_tail=False) == b"<content/>"
+    kept = etree.fromstring(icdar.write(doc, Diagnostics(), WriteOptions(keep_blank=True)))
+    assert [c.find("content").text for c in kept.iter("cell")] == ["a", "  ", None]
+    for root in (default, kept):
+        assert validate_xml(root, "structure") == []
+
+
+def test_region_model_needs_a_box_and_uses_the_cells_envelope():
+    doc = _doc(Cell(0, 0, 0, 0, "a", bbox=BBox(1, 2, 3, 4)), Cell(0, 1, 0, 1, "b", bbox=BBox(5, 0, 9, 3)))
+    root = etree.fromstring(icdar.write(doc, Diagnostics(), WriteOptions(model="region")))
+    assert dict(root.find(".//bounding-box").attrib) == {"x1": "1", "y1": "0", "x2": "9", "y2": "4"}
+    assert validate_xml(root, "region") == []
+    with pytest.raises(InputError) as info:
+        icdar.write(_doc(Cell(0, 0, 0, 0, "a")), Diagnostics(), WriteOptions(model="region"))
+    assert info.value.diagnostic.code == "missing-bbox"
+
+
+def test_writer_says_when_boxes_are_not_pdf_points():
+    doc = _doc(Cell(0, 0, 0, 0, "a", bbox=BBox(1, 2, 3, 4, Frame.IMAGE)))
+    diagnostics = Diagnostics()
+    xml = icdar.write(doc, diagnostics)
+    assert codes(diagnostics) == ["frame-foreign"]
+    assert b"<!-- coordinates: image pixels" in xml
+
+
+def test_writer_drops_characters_xml_cannot_hold():
+    diagnostics = Diagnostics()
+    xml = icdar.write(_doc(Cell(0, 0, 0, 0, "a\x00b\x1fc")), diagnostics)
+    assert etree.fromstring(xml).findtext(".//content") == "abc"
+    assert codes(diagnostics) == ["xml-invalid-char"]

@@ -1,0 +1,125 @@
+"""Canonical JSON, the safe XML helper, and format detection."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from convertables import registry
+from convertables.diagnostics import Diagnostics, InputError
+from convertables.formats import canonical_json
+from convertables.model import BBox, Cell, Document, Frame, Page, Region, Table
+from convertables.validation import validate_json
+from convertables.xmlsafe import parse_xml
+
+
+def _rich_doc() -> Document:
+    quad = ((10.0, 10.0), (50.0, 12.0), (48.0, 30.0), (9.0, 28.0))
+    return Document(
+        filename="cTDaR_t10000.jpg",
+        tables=[
+            Table(0, [Region(0, 1, BBox(9, 10, 50, 30, Frame.IMAGE, quad), 0, 0, [
+                Cell(0, 0, 0, 1, None, 7, BBox(9, 10, 50, 30, Frame.IMAGE, quad)),
+                Cell(1, 0, 1, 0, " ", None, None, True),
+                Cell(1, 1, 1, 1, "naïve\nline"),
+            ])]),
+        ],
+        pages=[Page(1, 1240, 1754, Frame.IMAGE, 150.0)],
+        metadata={"generator": "test"},
+    )
+
+
+def test_json_round_trip_keeps_everything():
+    doc = _rich_doc()
+    data = canonical_json.write(doc, Diagnostics())
+    assert validate_json(json.loads(data)) == []
+    assert canonical_json.read(data, Diagnostics()) == doc
+
+
+@pytest.mark.parametrize(
+    "data, code",
+    [
+        (b"", "json-empty"),
+        (b"{", "json-syntax"),
+        (b"\xff\xfe{}", "json-syntax"),
+        (b'{"format": "convertables", "version": 1, "tables": [{"id": -1, "regions": []}]}', "json-schema"),
+        (b'{"format": "convertables", "version": 1, "tables": [], "x1": NaN}', "json-syntax"),
+        (b'{"format": "other", "version": 1, "tables": []}', "json-schema"),
+    ],
+)
+def test_bad_json_is_one_clean_error(data, code):
+    with pytest.raises(InputError) as info:
+        canonical_json.read(data, Diagnostics("bad.json"))
+    assert info.value.diagnostic.code == code
+    assert info.value.diagnostic.file == "bad.json"
+
+
+def test_full_schema_report_names_the_place():
+    findings = validate_json({"format": "convertables", "version": 1, "tables": [{"id": 0}]})
+    assert [f.code for f in findings] == ["json-schema"]
+    assert "tables/0" in findings[0].message and "regions" in findings[0].message
+
+
+SECRET = "s3cr3t-c0ntent-of-a-local-file"
+
+
+@pytest.fixture
+def secret_file(tmp_path: Path) -> Path:
+    path = tmp_path / "secret.txt"
+    path.write_text(SECRET)
+    return path
+
+
+def test_external_entities_never_leak(secret_file: Path):
+    data = (
+        f'<?xml version="1.0"?><!DOCTYPE d [<!ENTITY x SYSTEM "file://{secret_file}">]>'
+        f"<document filename='a'>&x;</document>"
+    ).encode()
+    with pytest.raises(InputError) as info:
+        parse_xml(data, Diagnostics("xxe.xml"))
+    assert info.value.diagnostic.code == "xml-entity"
+    assert SECRET not in str(info.value)
+
+
+def test_entity_bombs_are_refused_at_once():
+    lol = "".join(f'<!ENTITY l{i} "{"&l%d;" % (i - 1) * 10}">' for i in range(1, 10))
+    data = f'<!DOCTYPE d [<!ENTITY l0 "lol">{lol}]><d>&l9;</d>'.encode()
+    with pytest.raises(InputError) as info:
+        parse_xml(data, Diagnostics("bomb.xml"))
+    assert info.value.diagnostic.code == "xml-entity"
+
+
+def test_external_dtd_is_not_loaded():
+    root = parse_xml(b'<!DOCTYPE d SYSTEM "http://127.0.0.1:9/x.dtd"><d>ok</d>', Diagnostics())
+    assert root.text == "ok"
+
+
+@pytest.mark.parametrize("data", [b"", b"   ", b"\x00\x01\x02", b"<d>", b"<a></b>"])
+def test_broken_xml_is_one_clean_error(data):
+    with pytest.raises(InputError) as info:
+        parse_xml(data, Diagnostics("x.xml"))
+    assert info.value.diagnostic.code in {"xml-empty", "xml-syntax"}
+
+
+@pytest.mark.parametrize(
+    "head, name, expected",
+    [
+        (b"<?xml version='1.0'?>\n<document filename='a'><table id='0'><region id='0' page='1'>", "a.xml", "icdar"),
+        (b'<document filename="x.jpg"><table><Coords points="1,1 2,2"/><cell start-row="0"', "a.xml", "ctdar"),
+        (b'<document filename="x.jpg"><table><Coords points="1,1"/><cell id="0" neighbors="1:R">', "a.xml", "pod"),
+        (b'<?xml version="1.0"?><Page CropBox="0" PageNum="1">', "p.xml", "marmot"),
+        (b"<!DOCTYPE html><html><body><table>", "x.bin", "html"),
+        (b"PK\x03\x04rest", "a.xlsx", "xlsx"),
+        (b'{\n "format": "convertables", "version": 1', "x", "json"),
+        (b"whatever", "a.htm", "html"),
+    ],
+)
+def test_format_detection(head, name, expected):
+    assert registry.detect(Path(name), head).name == expected
+
+
+def test_detection_gives_up_rather_than_guess():
+    assert registry.detect(Path("a.xml"), b"<other/>") is None
+    assert registry.detect(Path("a.txt"), b"hello") is None

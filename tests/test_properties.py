@@ -1,0 +1,113 @@
+"""Property tests: generated documents survive every round trip their format can hold."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from lxml import etree
+
+from convertables import ReadOptions, WriteOptions
+from convertables.diagnostics import Diagnostics
+from convertables.formats import canonical_json, icdar
+from convertables.model import BBox, Cell, Document, Frame, Instruction, Page, Region, Table
+from convertables.validation import validate_json, validate_xml
+
+# XML 1.0 cannot carry control characters, and it normalises CR to LF on reading.
+xml_text = st.text(
+    st.characters(blacklist_categories=("Cs", "Cc"), blacklist_characters="\ufffe\uffff"),
+    max_size=12,
+) | st.sampled_from(["a\nb", "\t", "  x  "])
+any_text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12)
+coordinate = st.floats(-1e6, 1e6, allow_nan=False).map(lambda v: round(v, 3)) | st.integers(-5000, 5000).map(float)
+
+
+@st.composite
+def boxes(draw, frame: Frame | None = None, polygons: bool = True) -> BBox:
+    x1, x2 = sorted((draw(coordinate), draw(coordinate)))
+    y1, y2 = sorted((draw(coordinate), draw(coordinate)))
+    frame = frame or draw(st.sampled_from(list(Frame)))
+    polygon = None
+    if polygons and draw(st.booleans()):
+        polygon = ((x1, y1), (x2, y1), (x2, y2), (x1, y2))
+    return BBox(x1, y1, x2, y2, frame, polygon)
+
+
+@st.composite
+def cells(draw, text, frame, polygons, instructions) -> Cell:
+    row, col = draw(st.integers(0, 30)), draw(st.integers(0, 30))
+    return Cell(
+        start_row=row,
+        start_col=col,
+        end_row=row + draw(st.integers(0, 3)),
+        end_col=col + draw(st.integers(0, 3)),
+        content=draw(st.none() | text),
+        id=draw(st.none() | st.integers(0, 10_000)),
+        bbox=draw(st.none() | boxes(frame, polygons)),
+        header=draw(st.booleans()) if frame is None else False,
+        instructions=draw(st.lists(instructions, max_size=2)),
+    )
+
+
+instruction = st.builds(Instruction, st.integers(-5, 10_000), st.none() | st.integers(-1, 50))
+
+
+@st.composite
+def documents(draw, text=any_text, frame: Frame | None = None, polygons=True, pages=True) -> Document:
+    tables = []
+    for t in range(draw(st.integers(0, 3))):
+        regions = []
+        for r in range(draw(st.integers(1, 2))):
+            regions.append(
+                Region(
+                    id=draw(st.integers(0, 50)),
+                    page=draw(st.integers(1, 400)),
+                    bbox=draw(st.none() | boxes(frame, polygons)),
+                    row_increment=draw(st.integers(0, 40)),
+                    col_increment=draw(st.integers(0, 40)),
+                    cells=draw(st.lists(cells(text, frame, polygons, instruction), max_size=6)),
+                    instructions=draw(st.lists(instruction, max_size=2)),
+                )
+            )
+        tables.append(Table(draw(st.integers(0, 100)), regions))
+    doc_pages = []
+    if pages:
+        doc_pages = draw(st.lists(st.builds(Page, st.integers(1, 9), st.none() | st.floats(1, 5000),
+                                            st.none() | st.floats(1, 5000), st.sampled_from(list(Frame)),
+                                            st.none() | st.floats(1, 1200)), max_size=2))
+    return Document(
+        filename=draw(st.none() | text),
+        tables=tables,
+        pages=doc_pages,
+        metadata=draw(st.dictionaries(any_text, any_text, max_size=2)),
+    )
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(documents())
+def test_json_holds_every_document(doc):
+    data = canonical_json.write(doc, Diagnostics())
+    assert validate_json(json.loads(data)) == []
+    assert canonical_json.read(data, Diagnostics()) == doc
+
+
+def _as_icdar_keeps_it(doc: Document, keep_blank: bool) -> Document:
+    """What ICDAR 2013 XML can hold of a document: no pages, metadata, polygons or
+    header flags; empty content reads as unknown; blank cells only when kept."""
+    doc = Document(filename=doc.filename or "", tables=doc.tables)
+    for region in doc.regions():
+        region.cells = [c for c in region.cells if keep_blank or not c.is_blank]
+        for cell in region.cells:
+            cell.content = cell.content or None
+            cell.header = False
+    return doc
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(documents(text=xml_text, frame=Frame.PDF, polygons=False, pages=False), st.booleans())
+def test_icdar_structure_model_holds_what_it_can(doc, keep_blank):
+    xml = icdar.write(doc, Diagnostics(), WriteOptions(model="structure", keep_blank=keep_blank))
+    assert validate_xml(etree.fromstring(xml), "structure") == []
+    back = icdar.read(xml, Diagnostics(), ReadOptions(keep_instructions=True))
+    assert back == _as_icdar_keeps_it(doc, keep_blank)
