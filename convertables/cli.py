@@ -162,7 +162,7 @@ def _convert(
             "converted": len(results) - len(failed),
             "failed": len(failed),
         }, indent=1))
-    elif len(results) > 1 or failed:
+    elif len(batch) > 1:  # one input: its own error line says it all
         with_errors = sum(1 for o in results if o.ok and any(d.severity is Severity.ERROR for d in o.diagnostics))
         line = f"converted {len(results) - len(failed)} of {len(results)} file(s)"
         if with_errors:

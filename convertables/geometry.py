@@ -50,6 +50,14 @@ def convert_box(box: BBox, target: Frame, page: PageFrame) -> BBox:
     return BBox(min(ax, bx), min(ay, by), max(ax, bx), max(ay, by), target, polygon)
 
 
+def ordered(box: BBox) -> BBox:
+    """``box`` with its corners swapped where needed so that x1 <= x2 and y1 <= y2."""
+    if box.is_ordered:
+        return box
+    return BBox(min(box.x1, box.x2), min(box.y1, box.y2), max(box.x1, box.x2), max(box.y1, box.y2),
+                box.frame, box.polygon)
+
+
 def envelope(boxes: Iterable[BBox]) -> BBox | None:
     """The smallest box enclosing ``boxes`` (all in one frame), or None if there are none."""
     boxes = list(boxes)

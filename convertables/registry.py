@@ -138,14 +138,15 @@ def get(name: str) -> Format:
 def detect(path: Path, head: bytes) -> Format | None:
     """The format of a file, from its content, falling back to its suffix.
 
-    Content decides first because several formats share ``.xml``; a suffix
-    alone picks a format only when it is not shared.
+    Content decides first because several formats share ``.xml``; when it
+    cannot, the first format listing the suffix is taken (``.xml``: ICDAR 2013),
+    so that its reader can say what is wrong with the file.
     """
     for fmt in FORMATS.values():
         if fmt.sniff(head):
             return fmt
-    by_suffix = [f for f in FORMATS.values() if path.suffix.lower() in f.suffixes]
-    return by_suffix[0] if len(by_suffix) == 1 else None
+    suffix = path.suffix.lower()
+    return next((f for f in FORMATS.values() if suffix in f.suffixes), None)
 
 
 def input_suffixes() -> set[str]:

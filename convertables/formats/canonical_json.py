@@ -12,6 +12,7 @@ import json
 import math
 
 from ..diagnostics import Diagnostics
+from ..geometry import ordered
 from ..grid import validate_document
 from ..model import BBox, Cell, Document, Frame, Instruction, Page, Region, Table
 from ..options import ReadOptions, WriteOptions
@@ -162,16 +163,27 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
 
 
 def _check_boxes(doc: Document, diagnostics: Diagnostics) -> None:
-    boxes = [r.bbox for r in doc.regions()] + [c.bbox for r in doc.regions() for c in r.cells]
-    for box in boxes:
+    """Finite coordinates, and ordered corners (swapped, with a warning, as the ICDAR reader does)."""
+
+    def checked(box: BBox | None, where: str) -> BBox | None:
         if box is None:
-            continue
+            return None
         if not all(math.isfinite(v) for v in (box.x1, box.y1, box.x2, box.y2)):
-            raise diagnostics.fail("bad-number", "a bounding box has a non-finite coordinate")
+            raise diagnostics.fail("bad-number", f"{where}: a bounding box has a non-finite coordinate")
         if not box.is_ordered:
             diagnostics.warning(
-                "box-inverted", f"a bounding box has x1={box.x1:g}, y1={box.y1:g}, x2={box.x2:g}, y2={box.y2:g}"
+                "box-inverted",
+                f"{where}: bounding box x1={box.x1:g}, y1={box.y1:g}, x2={box.x2:g}, y2={box.y2:g}: corners swapped",
             )
+            return ordered(box)
+        return box
+
+    for table in doc.tables:
+        for region in table.regions:
+            where = f"table {table.id}, region {region.id}"
+            region.bbox = checked(region.bbox, where)
+            for cell in region.cells:
+                cell.bbox = checked(cell.bbox, f"{where}, cell at row {cell.start_row}, column {cell.start_col}")
 
 
 def write(doc: Document, diagnostics: Diagnostics, options: WriteOptions = WriteOptions()) -> bytes:

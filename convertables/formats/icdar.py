@@ -40,7 +40,7 @@ import re
 from lxml import etree
 
 from ..diagnostics import Diagnostics
-from ..geometry import envelope
+from ..geometry import envelope, ordered
 from ..grid import validate_document
 from ..model import BBox, Cell, Document, Frame, Instruction, Region, Table
 from ..options import ReadOptions, WriteOptions
@@ -128,9 +128,7 @@ class _Reader:
                 line=el.sourceline,
                 hint="x1 <= x2 and y1 <= y2 in PDF points, origin bottom-left",
             )
-            x1, x2 = min(x1, x2), max(x1, x2)
-            y1, y2 = min(y1, y2), max(y1, y2)
-        return BBox(x1, y1, x2, y2, Frame.PDF)
+        return ordered(BBox(x1, y1, x2, y2, Frame.PDF))
 
     def _instruction(self, el) -> Instruction | None:
         instr = self._int(el, "instr-id", default=None, signed=True, required=True)
