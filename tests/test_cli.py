@@ -133,3 +133,17 @@ def test_interrupted_write_leaves_nothing(tmp_path: Path, monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         files.write_atomic(tmp_path / "x.json", b"data")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_wheel_ships_the_schemas(tmp_path: Path):
+    """Schemas are package data, loaded with importlib.resources from an installed wheel."""
+    import zipfile
+
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(ROOT)],
+        check=True, capture_output=True,
+    )
+    wheel = next(tmp_path.glob("convertables-*.whl"))
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for schema in ("icdar2013-region.xsd", "icdar2013-structure.xsd", "convertables.schema.json"):
+        assert f"convertables/schemas/{schema}" in names
