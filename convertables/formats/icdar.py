@@ -100,6 +100,16 @@ class _Reader:
         return value
 
     def _box(self, el) -> BBox | None:
+        get = el.get
+        try:  # the common case, fast; anything unusual takes the careful path
+            x1, y1, x2, y2 = float(get("x1")), float(get("y1")), float(get("x2")), float(get("y2"))
+        except (TypeError, ValueError):
+            return self._box_carefully(el)
+        if not math.isfinite(x1 + y1 + x2 + y2) or x1 > x2 or y1 > y2:
+            return self._box_carefully(el)
+        return BBox(x1, y1, x2, y2, Frame.PDF)
+
+    def _box_carefully(self, el) -> BBox | None:
         values = []
         for name in ("x1", "y1", "x2", "y2"):
             raw = el.get(name)
@@ -234,23 +244,43 @@ class _Reader:
         return region
 
     def cell(self, el) -> Cell | None:
-        self._unknown_attributes(el, _CELL_ATTRIBUTES)
-        # Negative indices are legal where the region's increment makes up for
-        # them (us-019: start-row=-1 with row-increment=1); the grid check judges.
-        start_row = self._int(el, "start-row", default=None, signed=True, required=True)
-        start_col = self._int(el, "start-col", default=None, signed=True, required=True)
-        if start_row is None or start_col is None:
-            self.diagnostics.error("cell-dropped", "cell without a valid start row/column is left out", line=el.sourceline)
-            return None
-        end_row = self._int(el, "end-row", default=start_row, signed=True)
-        end_col = self._int(el, "end-col", default=start_col, signed=True)
+        get = el.get
+        if not _CELL_ATTRIBUTES.issuperset(el.keys()):
+            self._unknown_attributes(el, _CELL_ATTRIBUTES)
+        try:  # the common case, fast; anything unusual takes the careful path
+            start_row, start_col = int(get("start-row")), int(get("start-col"))
+            end_row, end_col = get("end-row"), get("end-col")
+            end_row = start_row if end_row is None else int(end_row)
+            end_col = start_col if end_col is None else int(end_col)
+            cell_id = get("id")
+            cell_id = None if cell_id is None else int(cell_id)
+            fast = max(abs(start_row), abs(start_col), abs(end_row), abs(end_col), cell_id or 0) <= _INT_LIMIT and (
+                cell_id is None or cell_id >= 0
+            )
+        except (TypeError, ValueError):
+            fast = False
+        if not fast:
+            # Negative indices are legal where the region's increment makes up for
+            # them (us-019: start-row=-1 with row-increment=1); the grid check judges.
+            start_row = self._int(el, "start-row", default=None, signed=True, required=True)
+            start_col = self._int(el, "start-col", default=None, signed=True, required=True)
+            if start_row is None or start_col is None:
+                self.diagnostics.error(
+                    "cell-dropped", "cell without a valid start row/column is left out", line=el.sourceline
+                )
+                return None
+            end_row = self._int(el, "end-row", default=start_row, signed=True)
+            end_col = self._int(el, "end-col", default=start_col, signed=True)
+            end_row = start_row if end_row is None else end_row
+            end_col = start_col if end_col is None else end_col
+            cell_id = self._int(el, "id", default=None)
         cell = Cell(
             start_row=start_row,
             start_col=start_col,
-            end_row=start_row if end_row is None else end_row,
-            end_col=start_col if end_col is None else end_col,
-            id=self._int(el, "id", default=None),
-            header=el.get("type") == "header",
+            end_row=end_row,
+            end_col=end_col,
+            id=cell_id,
+            header=get("type") == "header",
         )
         self.lines[id(cell)] = el.sourceline
         has_content = False
@@ -263,7 +293,7 @@ class _Reader:
                         cell.instructions.append(instruction)
             elif name == "content":
                 has_content = True
-                text = "".join(child.itertext())
+                text = child.text if len(child) == 0 else "".join(child.itertext())
                 cell.content = text if text else None
             elif name == "bounding-box":
                 cell.bbox = self._box(child)
