@@ -279,6 +279,69 @@ def formats(report: ReportOpt = "text") -> None:
         )
 
 
+@app.command()
+def score(
+    gt: Annotated[Path, typer.Option("--gt", help="Ground-truth file or folder.", show_default=False)],
+    result: Annotated[Path, typer.Option("--result", help="Result file or folder (any readable format).",
+                                         show_default=False)],
+    metric: Annotated[str, typer.Option("--metric", help="structure (more to come: see docs/scoring.md).")] = "structure",
+    variant: Annotated[Optional[str], typer.Option("--variant", help="structure: icdar2013 (default) or pubmed.")] = None,
+    normalise: Annotated[str, typer.Option("--normalise", help="default, ignorechars or ignorechars2.")] = "default",
+    ignore_page: Annotated[bool, typer.Option("--ignore-page", help="Pair tables regardless of their page.")] = False,
+    compat: Annotated[bool, typer.Option("--compat", help="Reproduce the official tool's numbers, quirks included.")] = False,
+    result_format: Annotated[Optional[str], typer.Option("--result-format", help="Format of the results (default: from content).")] = None,
+    report: ReportOpt = "text",
+    per_document: Annotated[Optional[Path], typer.Option("--per-document", help="Also write per-document figures as CSV.")] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes (documents are scored in parallel).")] = 1,
+    force: ForceOpt = False,
+) -> None:
+    """Score results against ground truth.
+
+    Examples:
+
+        convertables score --gt gt/ --result results/ --metric structure
+
+        convertables score --gt pubmed/gt --result pubmed/res --variant pubmed --format json
+
+        convertables score --gt gt/ --result namysl/ --compat --per-document scores.csv
+    """
+    from .files import write_atomic
+    from .score import ScoreSettings, score_paths
+    from .score.report import per_document_csv, render_text
+
+    settings = ScoreSettings(metric=metric, variant=variant, normalise=normalise, ignore_page=ignore_page,
+                             compat=compat, result_format=result_format)
+    if per_document is not None and per_document.exists() and not force:
+        typer.echo(f"error: {per_document} exists already; pass --force to replace it", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    bar = _progress(2) if report == "text" else None
+    try:
+        if bar is None:
+            result_report = score_paths(gt, result, settings, jobs)
+        else:
+            with bar:
+                task = bar.add_task("scoring", total=None)
+                result_report = score_paths(
+                    gt, result, settings, jobs,
+                    on_document=lambda record, total: bar.update(task, total=total, advance=1),
+                )
+    except UsageError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    except KeyboardInterrupt:
+        typer.echo("interrupted", err=True)
+        raise typer.Exit(EXIT_INTERRUPTED)
+    for line in result_report["errors"]:
+        typer.echo(line, err=True)
+    if per_document is not None:
+        write_atomic(per_document, per_document_csv(result_report).encode("utf-8"), force=force)
+    if report == "json":
+        typer.echo(json.dumps(result_report, indent=1))
+    else:
+        render_text(result_report)
+    raise typer.Exit(EXIT_FAILED if result_report["errors"] else EXIT_OK)
+
+
 def main() -> None:
     try:
         app()

@@ -147,3 +147,25 @@ def test_the_wheel_ships_the_schemas(tmp_path: Path):
     names = set(zipfile.ZipFile(wheel).namelist())
     for schema in ("icdar2013-region.xsd", "icdar2013-structure.xsd", "convertables.schema.json"):
         assert f"convertables/schemas/{schema}" in names
+
+
+def test_score_command_reports_json_csv_and_exit_codes(tmp_path: Path):
+    gt = ROOT / "samples" / "icdar"
+    csv_path = tmp_path / "per-doc.csv"
+    result = invoke("score", "--gt", gt, "--result", gt, "--format", "json", "--per-document", csv_path)
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["metric"] == "structure" and report["variant"] == "icdar2013"
+    assert report["total"]["f1"] == 1.0 and report["document_mean"]["f1"] == 1.0
+    assert report["documents"][0]["tables"][0]["gt_table"] == 0
+    lines = csv_path.read_text().splitlines()
+    assert lines[0].startswith("document,gt_file,result_file,gt,correct,detected")
+    assert lines[1].startswith("sample,")
+    # refuses to replace the CSV without --force; a bad result file is reported and exits 1
+    assert invoke("score", "--gt", gt, "--result", gt, "--per-document", csv_path).exit_code == 2
+    bad = tmp_path / "res"
+    bad.mkdir()
+    (bad / "sample-str-result.xml").write_text("<document>")
+    result = invoke("score", "--gt", gt, "--result", bad)
+    assert result.exit_code == 1 and "xml-syntax" in result.output
+    assert invoke("score", "--gt", gt, "--result", gt, "--metric", "nope").exit_code == 2

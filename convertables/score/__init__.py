@@ -1,0 +1,16 @@
+"""The scorer: every metric, for the CLI and for Python alike (SPEC 5).
+
+    from convertables.score import ScoreSettings, score_paths
+    report = score_paths("gt/", "results/", ScoreSettings(metric="structure"))
+    report["document_mean"]["f1"], report["total"]["f1"]
+
+Every metric first yields one record per document (with its per-table records);
+totals and means are derived from those records, and the report says which
+metric, variant, normalisation and aggregation produced them (SPEC 5.5).
+"""
+
+from __future__ import annotations
+
+from .runner import METRICS, ScoreSettings, score_documents, score_paths
+
+__all__ = ["METRICS", "ScoreSettings", "score_documents", "score_paths"]

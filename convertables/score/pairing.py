@@ -1,0 +1,121 @@
+"""Pairing result files with ground-truth files by document name.
+
+A document's key is its file name without the suffixes that competitions and
+tools add: ``eu-001-str.xml``, ``eu-001-str-result.xml``, ``eu-001.xml`` and
+``eu-001.pdf.xml`` are all ``eu-001``. Alternative ground truths of one PDF
+(``eu-009a``, ``eu-009b``) form one document: each is scored and the better
+kept. A result for ``eu-009a`` (or ``eu-009``) serves both.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+_FORMAT_SUFFIXES = (".xml", ".json", ".html", ".htm", ".xhtml", ".xlsx", ".xlsm")
+_MODEL_ENDINGS = ("-str-result", "-reg-result", "-str", "-reg")
+_ALTERNATIVE = re.compile(r"^(.*\d)([ab])$")
+
+
+def document_key(path: Path) -> str:
+    name = path.name
+    lowered = name.lower()
+    for suffix in _FORMAT_SUFFIXES:
+        if lowered.endswith(suffix):
+            name = name[: -len(suffix)]
+            break
+    for ending in _MODEL_ENDINGS:
+        if name.endswith(ending):
+            name = name[: -len(ending)]
+            break
+    if name.lower().endswith((".pdf", ".jpg", ".png", ".tif", ".tiff", ".jpeg")):
+        name = name.rsplit(".", 1)[0]
+    return name
+
+
+def model_of(path: Path) -> str | None:
+    """``structure`` or ``region`` where the name says so (``-str``, ``-reg-result``...)."""
+    stem = path.name.lower()
+    for suffix in _FORMAT_SUFFIXES:
+        if stem.endswith(suffix):
+            stem = stem[: -len(suffix)]
+            break
+    if stem.endswith(("-str", "-str-result")):
+        return "structure"
+    if stem.endswith(("-reg", "-reg-result")):
+        return "region"
+    return None
+
+
+def alternative_base(key: str) -> str:
+    """``eu-009b`` -> ``eu-009``; other keys are their own base."""
+    match = _ALTERNATIVE.match(key)
+    return match.group(1) if match else key
+
+
+@dataclass
+class DocumentPair:
+    document: str
+    gt_files: list[Path]
+    """One, or the alternatives (``a``, ``b``) of one PDF."""
+    result_file: Path | None
+    """The result for the first alternative (and for the others, unless they have their own)."""
+    result_files: list[Path | None] = field(default_factory=list)
+    """The result each alternative is scored against, parallel to ``gt_files``."""
+
+    def __post_init__(self):
+        if not self.result_files:
+            self.result_files = [self.result_file] * len(self.gt_files)
+
+
+@dataclass
+class Pairing:
+    pairs: list[DocumentPair] = field(default_factory=list)
+    unpaired_gt: list[Path] = field(default_factory=list)
+    unpaired_results: list[Path] = field(default_factory=list)
+
+
+def collect(path: Path, suffixes: Iterable[str], model: str | None) -> list[Path]:
+    """The files of ``path`` (a file, or a folder read recursively) that hold ``model``."""
+    if path.is_file():
+        return [path]
+    wanted = tuple(suffixes)
+    files = sorted(p for p in path.rglob("*") if p.is_file() and p.name.lower().endswith(wanted)
+                   and not p.name.startswith("."))
+    if model is None:
+        return files
+    return [p for p in files if model_of(p) in (model, None)]
+
+
+def pair(gt_files: list[Path], result_files: list[Path]) -> Pairing:
+    results: dict[str, Path] = {}
+    duplicates: list[Path] = []
+    for path in result_files:
+        key = document_key(path)
+        if key in results:
+            duplicates.append(path)
+        else:
+            results[key] = path
+    groups: dict[str, list[Path]] = {}
+    for path in gt_files:
+        groups.setdefault(alternative_base(document_key(path)), []).append(path)
+    pairing = Pairing()
+    used: set[str] = set()
+    for base, files in groups.items():
+        keys = [document_key(p) for p in files]
+        shared = [base] + [base + s for s in "ab"]
+        chosen = [next((k for k in [key] + shared if k in results), None) for key in keys]
+        if not any(chosen):  # scored as a document with no result; listed as unpaired
+            pairing.unpaired_gt.extend(files)
+            pairing.pairs.append(DocumentPair(keys[0], files, None))
+            continue
+        used.update(k for k in chosen if k)
+        first = next(k for k in chosen if k)
+        pairing.pairs.append(DocumentPair(
+            keys[0] if len(files) == 1 else first, files, results[first],
+            [results[k] if k else None for k in chosen],
+        ))
+    pairing.unpaired_results = [p for k, p in results.items() if k not in used] + duplicates
+    return pairing

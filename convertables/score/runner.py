@@ -1,0 +1,214 @@
+"""Running a metric over a corpus: pair documents, score each, aggregate.
+
+Documents are scored independently (in worker processes with ``jobs > 1``),
+each into a plain, JSON-ready record; the aggregate is computed from the
+records alone.
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Callable, Iterator
+
+from .. import files, registry
+from ..diagnostics import InputError, UsageError
+from ..model import Document
+from . import structure
+from .pairing import DocumentPair, collect, pair
+from .structure import TableTooLarge, scores
+
+
+@dataclass(frozen=True)
+class ScoreSettings:
+    metric: str = "structure"
+    variant: str | None = None
+    """``structure``: ``icdar2013`` (default) or ``pubmed``."""
+    normalise: str = "default"
+    ignore_page: bool = False
+    compat: bool = False
+    result_format: str | None = None
+
+
+# -- the structure metric ----------------------------------------------------------------
+
+class StructureMetric:
+    name = "structure"
+    gt_model = "structure"
+    variants = ("icdar2013", "pubmed")
+
+    def check(self, settings: ScoreSettings) -> None:
+        if settings.variant not in (None, *self.variants):
+            raise UsageError(f"--variant for structure is icdar2013 or pubmed, not {settings.variant!r}")
+        if settings.normalise not in ("default", "ignorechars", "ignorechars2"):
+            raise UsageError(f"--normalise is default, ignorechars or ignorechars2, not {settings.normalise!r}")
+
+    def describe(self, settings: ScoreSettings) -> dict:
+        if settings.variant == "pubmed":
+            return {
+                "variant": "pubmed",
+                "normalisation": "pubmed: accents folded, ASCII only, spaces and line breaks deleted, case kept",
+                "aggregation": "micro: TP, FN and FP summed over all documents (the biomedical benchmark's)",
+            }
+        return {
+            "variant": "icdar2013",
+            "normalisation": {
+                "default": "default: ASCII whitespace deleted, upper-cased",
+                "ignorechars": "ignorechars: ASCII whitespace deleted, other non-word characters as '_', upper-cased",
+                "ignorechars2": "ignorechars2: ASCII whitespace and non-word characters deleted, upper-cased",
+            }[settings.normalise],
+            "aggregation": (
+                "document_mean: precision and recall per document (over its tables), averaged over documents, "
+                "F1 of the two means (the competition's headline); total: micro sums over all documents"
+                + "; a result table without a ground-truth table counts as false positives"
+                + ("; compat: ground-truth tables without a result table and documents without a result are "
+                   "left out, as the official tool's wrapper did" if settings.compat else
+                   "; a ground-truth table without a result table counts as missed")
+            ),
+        }
+
+    def score(self, gt: Document, result: Document | None, settings: ScoreSettings) -> dict | None:
+        if result is None:
+            if settings.compat:
+                return None
+            result = Document()
+        if settings.variant == "pubmed":
+            outcome = structure.score_pubmed(gt, result)
+        else:
+            outcome = structure.score_icdar2013(gt, result, settings.normalise, settings.ignore_page, settings.compat)
+        counts = outcome.counts
+        return {"tables": [t.as_dict() for t in outcome.tables], **counts, **scores(**counts)}
+
+    def aggregate(self, records: list[dict], settings: ScoreSettings) -> dict:
+        totals = {k: sum(r[k] for r in records) for k in ("gt", "correct", "detected")}
+        out = {"total": {**totals, **scores(**totals), "documents": len(records)}}
+        if records:
+            precision = sum(r["precision"] for r in records) / len(records)
+            recall = sum(r["recall"] for r in records) / len(records)
+        else:
+            precision = recall = 0.0
+        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+        out["document_mean"] = {"precision": precision, "recall": recall, "f1": f1, "documents": len(records)}
+        return out
+
+
+METRICS: dict[str, object] = {"structure": StructureMetric()}
+
+
+def get_metric(name: str):
+    try:
+        return METRICS[name]
+    except KeyError:
+        raise UsageError(f"unknown metric {name!r} (known: {', '.join(METRICS)})") from None
+
+
+# -- one document ---------------------------------------------------------------------------
+
+def _read(path: Path, format: str | None) -> Document:
+    return files.read(path, format)
+
+
+def score_pair(pair_: DocumentPair, settings: ScoreSettings) -> dict:
+    """The record of one document: the best of its ground-truth alternatives."""
+    metric = get_metric(settings.metric)
+    record: dict = {
+        "document": pair_.document,
+        "gt_file": str(pair_.gt_files[0]),
+        "result_file": str(pair_.result_file) if pair_.result_file else None,
+    }
+    try:
+        best = None
+        alternatives = []
+        read_results: dict[Path, Document] = {}
+        for gt_file, result_file in zip(pair_.gt_files, pair_.result_files):
+            result = None
+            if result_file is not None:
+                if result_file not in read_results:
+                    read_results[result_file] = _read(result_file, settings.result_format)
+                result = read_results[result_file]
+            scored = metric.score(_read(gt_file, None), result, settings)
+            if scored is None:
+                return {**record, "skipped": "no result (left out in compat mode)"}
+            alternatives.append({"gt_file": str(gt_file), "f1": scored["f1"]})
+            if best is None or scored["f1"] > best[2]["f1"]:  # the first on ties
+                best = (gt_file, result_file, scored)
+        record["gt_file"] = str(best[0])
+        record["result_file"] = str(best[1]) if best[1] else None
+        record.update(best[2])
+        if len(alternatives) > 1:
+            record["alternatives"] = alternatives
+    except InputError as exc:
+        record["error"] = exc.diagnostic.format()
+    except TableTooLarge as exc:
+        record["error"] = f"{pair_.result_file or pair_.gt_files[0]}: error table-too-large {exc}"
+    except UsageError as exc:
+        record["error"] = f"{pair_.result_file or pair_.gt_files[0]}: error format-unavailable {exc}"
+    return record
+
+
+def _score_pair_star(args: tuple[DocumentPair, ScoreSettings]) -> dict:
+    return score_pair(*args)
+
+
+# -- a corpus --------------------------------------------------------------------------------
+
+def score_documents(
+    pairs: list[DocumentPair], settings: ScoreSettings, jobs: int = 1
+) -> Iterator[dict]:
+    """Records in document order; with ``jobs > 1`` documents are scored in worker processes."""
+    if jobs <= 1 or len(pairs) < 2:
+        for p in pairs:
+            yield score_pair(p, settings)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield from pool.map(_score_pair_star, [(p, settings) for p in pairs], chunksize=max(1, len(pairs) // (jobs * 8)))
+
+
+def score_paths(
+    gt: str | os.PathLike,
+    result: str | os.PathLike,
+    settings: ScoreSettings = ScoreSettings(),
+    jobs: int = 1,
+    on_document: Callable[[dict, int], None] | None = None,
+) -> dict:
+    """Score every result document under ``result`` against the ground truth under ``gt``.
+
+    Returns the report of SPEC 5.5. ``on_document(record, total)`` is called as
+    each document is done (for progress).
+    """
+    metric = get_metric(settings.metric)
+    metric.check(settings)
+    if settings.result_format:
+        registry.get(settings.result_format).reader()
+    gt, result = Path(gt), Path(result)
+    for path, what in ((gt, "ground truth"), (result, "results")):
+        if not path.exists():
+            raise UsageError(f"{path}: no such file or folder ({what})")
+    suffixes = sorted(registry.input_suffixes())
+    result_suffixes = registry.get(settings.result_format).suffixes if settings.result_format else suffixes
+    gt_files = collect(gt, suffixes, metric.gt_model)
+    result_files = collect(result, result_suffixes, metric.gt_model)
+    if not gt_files:
+        raise UsageError(f"{gt}: no ground-truth files found")
+    pairing = pair(gt_files, result_files)
+    records = []
+    for record in score_documents(pairing.pairs, settings, jobs):
+        records.append(record)
+        if on_document:
+            on_document(record, len(pairing.pairs))
+    scored = [r for r in records if "error" not in r and "skipped" not in r]
+    report = {
+        "metric": metric.name,
+        **metric.describe(settings),
+        "settings": asdict(settings),
+        "documents": records,
+        **metric.aggregate(scored, settings),
+        "unpaired": {
+            "gt": [str(p) for p in pairing.unpaired_gt],
+            "result": [str(p) for p in pairing.unpaired_results],
+        },
+        "errors": [r["error"] for r in records if "error" in r],
+    }
+    return report

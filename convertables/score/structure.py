@@ -1,0 +1,280 @@
+"""The ICDAR 2013 structure metric: adjacency relations (SPEC 5.1).
+
+Default (``variant="icdar2013"``), as T. Hassan's official ``dataset-tools``
+(``MeasureRecognitionPerformance -str``) computes it:
+
+* a cell's text is normalised (:mod:`convertables.score.text`); a cell whose
+  normalised text is empty is blank and is not placed;
+* every other cell fills its slots, shifted by its region's increments; a later
+  cell on an occupied slot replaces the earlier one; a table's page is the page
+  of its last region;
+* each row is scanned left to right and each column top to bottom; every
+  occupied slot is linked to the next occupied slot of a *different* cell, with
+  the number of empty slots between (a spanning cell is measured from its last
+  slot); the same two cells linked again in the same direction (parallel links
+  of spanning cells) count once, the first link kept;
+* a relation is (text, text, direction, blanks); matching is a multiset: each
+  ground-truth relation consumes at most one equal result relation;
+* each ground-truth table, in document order, takes the remaining result table
+  on the same page with the most correct relations (the first on ties, even at 0).
+
+A result table that no ground-truth table took counts its relations as
+detected (false positives), as the wrapper around the official tool counted
+them (``FP table with N adj. relations found``). Where the default is *correct*
+rather than a copy of the tool: a ground-truth table that got no result table
+counts its relations as missed; the tool prints no count for it, so the wrapper
+that summed its printed lines dropped it, and ``compat=True`` does the same.
+
+``variant="pubmed"`` is the biomedical benchmark's (mnamysl/benchmarking_table_recogn,
+``eval_pubmed.py``): accent-folded ASCII text, case kept; every cell is placed in
+document order, and a later cell, even an empty one, replaces an earlier one;
+increments are ignored; relations are (text, text, direction) without blanks,
+deduplicated per (from cell, to cell); tables are paired by a maximum-weight
+matching on F1; totals are micro sums (TP, FN, FP).
+
+The grid is never allocated slot by slot: rows and columns are compressed to
+the bands between cell boundaries, so a cell claiming a million rows costs one
+band, and a table whose band grid would exceed :data:`MAX_BAND_SLOTS` is
+refused with a clear error instead of exhausting memory.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Callable, Iterable
+
+from ..model import Document, Table
+from . import text as texts
+
+MAX_BAND_SLOTS = 4_000_000
+
+H, V = "H", "V"
+
+
+class TableTooLarge(ValueError):
+    """A table whose compressed grid is too large to scan."""
+
+
+# -- relations of one table --------------------------------------------------------------
+
+def _links(rects: list[tuple[int, int, int, int]], is_content: list[bool]) -> list[tuple[int, int, str, int]]:
+    """Links between consecutive content slots of different cells.
+
+    ``rects[k] = (r0, r1, c0, c1)`` (inclusive), placed in order, a later cell
+    replacing an earlier one slot by slot. Returns ``(from, to, direction,
+    empty slots between)`` in the official scan order: rows top to bottom, each
+    left to right, then columns left to right, each top to bottom.
+    """
+    if not rects:
+        return []
+    row_cuts = sorted({r0 for r0, _, _, _ in rects} | {r1 + 1 for _, r1, _, _ in rects})
+    col_cuts = sorted({c0 for _, _, c0, _ in rects} | {c1 + 1 for _, _, _, c1 in rects})
+    n_rows, n_cols = len(row_cuts) - 1, len(col_cuts) - 1
+    if n_rows * n_cols > MAX_BAND_SLOTS:
+        raise TableTooLarge(f"the table's grid has {n_rows} x {n_cols} distinct bands")
+    row_index = {v: i for i, v in enumerate(row_cuts)}
+    col_index = {v: i for i, v in enumerate(col_cuts)}
+    heights = [row_cuts[i + 1] - row_cuts[i] for i in range(n_rows)]
+    widths = [col_cuts[j + 1] - col_cuts[j] for j in range(n_cols)]
+    grid: list[list[int]] = [[-1] * n_cols for _ in range(n_rows)]
+    for k, (r0, r1, c0, c1) in enumerate(rects):
+        j0, j1 = col_index[c0], col_index[c1 + 1]
+        for i in range(row_index[r0], row_index[r1 + 1]):
+            grid[i][j0:j1] = [k] * (j1 - j0)
+
+    links: list[tuple[int, int, str, int]] = []
+
+    def scan(slots: Iterable[int], sizes: list[int], direction: str) -> None:
+        previous, gap = -1, 0
+        for owner, size in zip(slots, sizes):
+            if owner < 0 or not is_content[owner]:
+                gap += size
+            elif owner == previous:
+                gap = 0
+            else:
+                if previous >= 0:
+                    links.append((previous, owner, direction, gap))
+                previous, gap = owner, 0
+
+    for row in grid:
+        scan(row, widths, H)
+    for j in range(n_cols):
+        scan((grid[i][j] for i in range(n_rows)), heights, V)
+    return links
+
+
+@dataclass(frozen=True)
+class TableRelations:
+    """What the metric needs of one table: its page and its relations."""
+
+    table_id: int
+    page: int | None
+    relations: tuple[tuple, ...]
+
+    def __len__(self) -> int:
+        return len(self.relations)
+
+
+def icdar2013_relations(table: Table, normalise: Callable[[str], str]) -> TableRelations:
+    rects, words = [], []
+    for region in table.regions:
+        for cell in region.cells:
+            word = normalise(cell.content or "")
+            if not word:
+                continue  # blank: not placed
+            rects.append((cell.start_row + region.row_increment, cell.end_row + region.row_increment,
+                          cell.start_col + region.col_increment, cell.end_col + region.col_increment))
+            words.append(word)
+    seen: set[tuple] = set()
+    relations = []
+    for a, b, direction, gap in _links(rects, [True] * len(rects)):
+        if (a, b, direction) in seen:
+            continue  # parallel links between the same two spanning cells count once
+        seen.add((a, b, direction))
+        relations.append((words[a], words[b], direction, gap))
+    return TableRelations(table.id, table.page, tuple(relations))
+
+
+def pubmed_relations(table: Table) -> TableRelations:
+    rects, words = [], []
+    for region in table.regions:
+        for cell in region.cells:
+            rects.append((cell.start_row, cell.end_row, cell.start_col, cell.end_col))
+            words.append(texts.pubmed(cell.content or ""))
+    seen: set[tuple[int, int]] = set()
+    relations = []
+    for a, b, direction, _gap in _links(rects, [bool(w) for w in words]):
+        if (a, b) in seen:
+            continue  # the benchmark keys its relations on the two cells alone
+        seen.add((a, b))
+        relations.append((words[a], words[b], direction))
+    return TableRelations(table.id, table.page, tuple(relations))
+
+
+def correct_relations(gt: TableRelations, result: TableRelations) -> int:
+    """Multiset matching: each ground-truth relation consumes one equal result relation."""
+    if not gt.relations or not result.relations:
+        return 0
+    result_counts = Counter(result.relations)
+    return sum(min(n, result_counts[r]) for r, n in Counter(gt.relations).items())
+
+
+# -- records -------------------------------------------------------------------------------
+
+def ratio(numerator: int, denominator: int, empty: float) -> float:
+    return numerator / denominator if denominator else empty
+
+
+def scores(gt: int, correct: int, detected: int) -> dict:
+    """precision, recall, F1 from counts. Nothing detected of something: precision 0;
+    nothing to detect: recall 1; nothing on either side: both 1."""
+    precision = ratio(correct, detected, 1.0 if gt == 0 else 0.0)
+    recall = ratio(correct, gt, 1.0)
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return {"precision": precision, "recall": recall, "f1": f1}
+
+
+@dataclass
+class TableRecord:
+    gt_table: int | None
+    result_table: int | None
+    page: int | None
+    gt: int
+    correct: int
+    detected: int
+
+    def as_dict(self) -> dict:
+        return {
+            "gt_table": self.gt_table, "result_table": self.result_table, "page": self.page,
+            "gt": self.gt, "correct": self.correct, "detected": self.detected,
+            **scores(self.gt, self.correct, self.detected),
+        }
+
+
+@dataclass
+class StructureResult:
+    """One document scored against one ground truth."""
+
+    tables: list[TableRecord] = field(default_factory=list)
+    counted: list[TableRecord] = field(default_factory=list)
+    """The records the document's counts add up (all of them, or in compat mode
+    only the matched pairs)."""
+
+    @property
+    def counts(self) -> dict:
+        return {
+            "gt": sum(t.gt for t in self.counted),
+            "correct": sum(t.correct for t in self.counted),
+            "detected": sum(t.detected for t in self.counted),
+        }
+
+
+def score_icdar2013(
+    gt: Document, result: Document, normalise: str = "default", ignore_page: bool = False, compat: bool = False
+) -> StructureResult:
+    rule = texts.NORMALISATIONS[normalise]
+    gt_tables = [icdar2013_relations(t, rule) for t in gt.tables]
+    remaining = [icdar2013_relations(t, rule) for t in result.tables]
+    out = StructureResult()
+    for g in gt_tables:
+        best, best_correct = None, -1
+        for candidate in remaining:
+            if not ignore_page and candidate.page != g.page:
+                continue
+            correct = correct_relations(g, candidate)
+            if correct > best_correct:  # the first on ties, even at 0 correct
+                best, best_correct = candidate, correct
+        if best is None:
+            record = TableRecord(g.table_id, None, g.page, len(g), 0, 0)
+            out.tables.append(record)
+            if not compat:
+                out.counted.append(record)
+            continue
+        remaining.remove(best)
+        record = TableRecord(g.table_id, best.table_id, g.page, len(g), best_correct, len(best))
+        out.tables.append(record)
+        out.counted.append(record)
+    for unmatched in remaining:
+        record = TableRecord(None, unmatched.table_id, unmatched.page, 0, 0, len(unmatched))
+        out.tables.append(record)
+        out.counted.append(record)
+    return out
+
+
+def score_pubmed(gt: Document, result: Document) -> StructureResult:
+    gt_tables = [pubmed_relations(t) for t in gt.tables]
+    res_tables = [pubmed_relations(t) for t in result.tables]
+    pairs = _max_weight_pairs(gt_tables, res_tables)
+    out = StructureResult()
+    taken = set()
+    for i, g in enumerate(gt_tables):
+        j = pairs.get(i)
+        if j is None:
+            out.tables.append(TableRecord(g.table_id, None, g.page, len(g), 0, 0))
+        else:
+            taken.add(j)
+            r = res_tables[j]
+            out.tables.append(TableRecord(g.table_id, r.table_id, g.page, len(g), correct_relations(g, r), len(r)))
+    for j, r in enumerate(res_tables):
+        if j not in taken:
+            out.tables.append(TableRecord(None, r.table_id, r.page, 0, 0, len(r)))
+    out.counted = list(out.tables)
+    return out
+
+
+def _max_weight_pairs(gt_tables: list[TableRelations], res_tables: list[TableRelations]) -> dict[int, int]:
+    """Ground-truth index -> result index, maximising the sum of pair F1 (pairs with F1 > 0)."""
+    if not gt_tables or not res_tables:
+        return {}
+    weights = [[scores(len(g), correct_relations(g, r), len(r))["f1"] for r in res_tables] for g in gt_tables]
+    if not any(w > 0 for row in weights for w in row):
+        return {}
+    if len(gt_tables) == 1 or len(res_tables) == 1:  # the common case needs no solver
+        i, j = max(((i, j) for i in range(len(gt_tables)) for j in range(len(res_tables))),
+                   key=lambda ij: weights[ij[0]][ij[1]])
+        return {i: j}
+    from scipy.optimize import linear_sum_assignment  # imported here: only table-rich documents need it
+
+    rows, cols = linear_sum_assignment(weights, maximize=True)
+    return {int(i): int(j) for i, j in zip(rows, cols) if weights[i][j] > 0}

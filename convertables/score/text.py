@@ -1,0 +1,47 @@
+"""Text normalisations of the structure metrics (SPEC 5.1).
+
+``default``, ``ignorechars`` and ``ignorechars2`` are the official ICDAR 2013
+tool's three rules: delete ASCII whitespace (``[ \\t\\n\\v\\f\\r]``: a no-break
+space is *kept*, as Java's ``\\s`` keeps it), then upper-case; ``ignorechars``
+first turns every character outside ``[A-Za-z0-9_]`` into ``_``,
+``ignorechars2`` deletes them. ``pubmed`` is the biomedical benchmark's: fold
+accents (NFKD, drop combining marks, NFKC), keep ASCII only, delete spaces,
+tabs and line breaks, keep case.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Callable
+
+_ASCII_WHITESPACE = re.compile(r"[ \t\n\x0b\x0c\r]+")
+_NON_WORD = re.compile(r"[^A-Za-z0-9_]")
+_PUBMED_SPACE = re.compile(r"[ \t\r\n]+")
+
+
+def default(text: str) -> str:
+    return _ASCII_WHITESPACE.sub("", text).upper()
+
+
+def ignorechars(text: str) -> str:
+    return _NON_WORD.sub("_", _ASCII_WHITESPACE.sub("", text)).upper()
+
+
+def ignorechars2(text: str) -> str:
+    return _NON_WORD.sub("", _ASCII_WHITESPACE.sub("", text)).upper()
+
+
+def pubmed(text: str) -> str:
+    if not text.isascii():
+        folded = "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.category(ch).startswith("M"))
+        text = unicodedata.normalize("NFKC", folded).encode("ascii", "ignore").decode("ascii")
+    return _PUBMED_SPACE.sub("", text)
+
+
+NORMALISATIONS: dict[str, Callable[[str], str]] = {
+    "default": default,
+    "ignorechars": ignorechars,
+    "ignorechars2": ignorechars2,
+    "pubmed": pubmed,
+}

@@ -1,0 +1,244 @@
+"""The ICDAR 2013 structure metric: hand-computed cases for each rule of SPEC 5.1,
+and agreement with the official tool on the real corpus."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from convertables.model import Cell, Document, Region, Table
+from convertables.score import ScoreSettings, score_paths
+from convertables.score.structure import (
+    TableTooLarge, icdar2013_relations, pubmed_relations, score_icdar2013, score_pubmed,
+)
+from convertables.score.text import default, ignorechars, ignorechars2, pubmed
+from tests.conftest import corpus_path
+
+
+def grid(rows: str, page: int = 1, table_id: int = 0) -> Table:
+    """'A B | C .' -> a table; '.' is no cell."""
+    cells = []
+    for r, row in enumerate(rows.split("|")):
+        for c, word in enumerate(row.split()):
+            if word != ".":
+                cells.append(Cell(r, c, r, c, word))
+    return Table(table_id, [Region(0, page, cells=cells)])
+
+
+def cells_table(*cells: Cell, page: int = 1, table_id: int = 0) -> Table:
+    return Table(table_id, [Region(0, page, cells=list(cells))])
+
+
+def doc(*tables: Table) -> Document:
+    return Document("d.pdf", list(tables))
+
+
+def rels(table: Table, rule=default) -> list[tuple]:
+    return sorted(icdar2013_relations(table, rule).relations)
+
+
+def test_a_plain_grid_links_neighbours_both_ways():
+    assert rels(grid("A B | C D")) == sorted([
+        ("A", "B", "H", 0), ("C", "D", "H", 0), ("A", "C", "V", 0), ("B", "D", "V", 0),
+    ])
+
+
+def test_empty_slots_between_are_counted_and_blank_cells_are_not_placed():
+    # 'A . B' and 'A <blank> B' are the same: one relation with one blank slot.
+    assert rels(grid("A . B")) == [("A", "B", "H", 1)]
+    table = cells_table(Cell(0, 0, 0, 0, "A"), Cell(0, 1, 0, 1, "  \n"), Cell(0, 2, 0, 2, "B"))
+    assert rels(table) == [("A", "B", "H", 1)]
+    # and nothing links to or from a blank cell, nor to a cell with unknown content
+    assert rels(cells_table(Cell(0, 0, 0, 0, None), Cell(0, 1, 0, 1, "B"))) == []
+
+
+def test_a_spanning_cell_is_measured_from_its_last_slot():
+    header = Cell(0, 0, 0, 1, "X")  # columns 0-1
+    table = cells_table(header, Cell(1, 0, 1, 0, "A"), Cell(1, 1, 1, 1, "B"), Cell(0, 3, 0, 3, "Y"))
+    assert rels(table) == sorted([
+        ("X", "Y", "H", 1),  # one empty slot (column 2) after X's last column
+        ("A", "B", "H", 0),
+        ("X", "A", "V", 0), ("X", "B", "V", 0),
+    ])
+
+
+def test_parallel_links_between_two_spanning_cells_count_once():
+    table = cells_table(Cell(0, 0, 1, 0, "X"), Cell(0, 1, 1, 1, "Y"))  # both span rows 0-1
+    assert rels(table) == [("X", "Y", "H", 0)]
+
+
+def test_a_later_cell_replaces_an_earlier_one_on_a_shared_slot():
+    table = cells_table(Cell(0, 0, 0, 2, "X"), Cell(0, 1, 0, 1, "Z"))  # Z lands inside X
+    assert rels(table) == sorted([("X", "Z", "H", 0), ("Z", "X", "H", 0)])
+
+
+def test_increments_place_regions_in_one_table_grid():
+    left = Region(0, 1, cells=[Cell(0, 0, 0, 0, "A"), Cell(1, 0, 1, 0, "C")])
+    right = Region(1, 2, col_increment=1, cells=[Cell(0, 0, 0, 0, "B"), Cell(1, 0, 1, 0, "D")])
+    table = Table(0, [left, right])
+    assert table.page == 2  # the page of the last region
+    assert rels(table) == rels(grid("A B | C D"))
+
+
+def test_normalisations():
+    assert default("a b\tc\u00a0d\n") == "ABC\u00a0D"  # no-break space kept
+    assert ignorechars("a-b é\n") == "A_B_"
+    assert ignorechars2("a-b é\n") == "AB"
+    assert pubmed("Café  au\tlait\u00b5") == "Cafeaulait\u03bc".encode("ascii", "ignore").decode()
+    assert rels(grid("a-b c"), ignorechars) == [("A_B", "C", "H", 0)]
+
+
+def test_counts_are_multisets_and_page_decides_pairing():
+    gt = doc(grid("1 1 | 1 1"))  # four relations, all ('1','1',*,0) in two directions
+    result = doc(grid("1 1 | 1 .", page=1))
+    record = score_icdar2013(gt, result)
+    (t,) = record.tables
+    assert (t.gt, t.correct, t.detected) == (4, 2, 2)
+    other_page = doc(grid("1 1 | 1 1", page=2))
+    record = score_icdar2013(gt, other_page)
+    assert [(t.gt_table, t.result_table) for t in record.tables] == [(0, None), (None, 0)]
+    assert record.counts == {"gt": 4, "correct": 0, "detected": 4}
+    assert score_icdar2013(gt, other_page, ignore_page=True).counts == {"gt": 4, "correct": 4, "detected": 4}
+
+
+def test_missed_tables_count_by_default_not_in_compat_and_false_positives_always():
+    gt = doc(grid("A B", table_id=0), grid("C D | E F", table_id=1))
+    result = doc(grid("C D | E F", table_id=7), grid("X Y", table_id=8))
+    record = score_icdar2013(gt, result)
+    # table 0 takes the first result on a tie at 0 correct ... and so steals it from table 1
+    assert [(t.gt_table, t.result_table, t.correct) for t in record.tables] == [(0, 7, 0), (1, 8, 0)]
+    record = score_icdar2013(doc(grid("C D | E F", table_id=1), grid("A B", table_id=0)), result)
+    assert [(t.gt_table, t.result_table, t.gt, t.correct, t.detected) for t in record.tables] == [
+        (1, 7, 4, 4, 4), (0, 8, 1, 0, 1)]
+    one = doc(grid("C D | E F", table_id=7))
+    record = score_icdar2013(gt, one)
+    assert [(t.gt_table, t.result_table) for t in record.tables] == [(0, 7), (1, None)]
+    assert record.counts == {"gt": 5, "correct": 0, "detected": 4}
+    assert score_icdar2013(gt, one, compat=True).counts == {"gt": 1, "correct": 0, "detected": 4}
+    fp = score_icdar2013(doc(grid("A B")), doc(grid("A B"), grid("X Y", table_id=1)))
+    assert fp.counts == {"gt": 1, "correct": 1, "detected": 2}
+    # the official wrapper counted false-positive tables too
+    assert score_icdar2013(doc(grid("A B")), doc(grid("A B"), grid("X Y", table_id=1)), compat=True).counts == {
+        "gt": 1, "correct": 1, "detected": 2}
+
+
+def test_the_best_result_table_wins_not_the_first():
+    gt = doc(grid("A B | C D"))
+    result = doc(grid("A B", table_id=1), grid("A B | C D", table_id=2))
+    (first, second) = score_icdar2013(gt, result).tables
+    assert (first.result_table, first.correct) == (2, 4)
+    assert (second.gt_table, second.result_table, second.detected) == (None, 1, 1)
+
+
+def test_a_hostile_span_costs_nothing():
+    huge = cells_table(Cell(0, 0, 10**9, 10**9, "A"), Cell(0, 10**9 + 1, 0, 10**9 + 1, "B"))
+    assert rels(huge) == [("A", "B", "H", 0)]
+    diagonal = cells_table(*[Cell(i, i, i, i, str(i)) for i in range(2100)])
+    with pytest.raises(TableTooLarge):
+        rels(diagonal)
+
+
+def test_pubmed_variant():
+    # an empty later cell overwrites; no blank count; case kept; accents folded
+    table = cells_table(Cell(0, 0, 0, 0, "Été"), Cell(0, 1, 0, 1, "x"), Cell(0, 1, 0, 1, " "), Cell(0, 2, 0, 2, "B"))
+    assert pubmed_relations(table).relations == (("Ete", "B", "H"),)
+    # increments are ignored
+    left = Region(0, 1, cells=[Cell(0, 0, 0, 0, "A")])
+    right = Region(1, 1, col_increment=1, cells=[Cell(0, 0, 0, 0, "B")])
+    assert pubmed_relations(Table(0, [left, right])).relations == ()
+    # tables are paired by maximum F1, not in order
+    gt = doc(grid("A B", table_id=0), grid("A B | C D", table_id=1))
+    result = doc(grid("A B | C D", table_id=5), grid("A B", table_id=6))
+    record = score_pubmed(gt, result)
+    assert [(t.gt_table, t.result_table, t.correct) for t in record.tables] == [(0, 6, 1), (1, 5, 4)]
+
+
+def test_document_mean_and_micro_total(tmp_path):
+    from convertables import write
+
+    (tmp_path / "gt").mkdir()
+    (tmp_path / "res").mkdir()
+    write(doc(grid("A B | C D")), tmp_path / "gt" / "d1-str.xml")
+    write(doc(grid("A B | C D")), tmp_path / "res" / "d1-str-result.xml")
+    write(doc(grid("A B C D E F G H I")), tmp_path / "gt" / "d2-str.xml")  # 8 relations
+    write(doc(grid("A B C D . . . . .")), tmp_path / "res" / "d2.xml")    # 3 of them
+    report = score_paths(tmp_path / "gt", tmp_path / "res")
+    assert [d["document"] for d in report["documents"]] == ["d1", "d2"]
+    assert report["total"] == {"gt": 12, "correct": 7, "detected": 7, "precision": 1.0,
+                               "recall": pytest.approx(7 / 12), "f1": pytest.approx(2 * 7 / 12 / (1 + 7 / 12)),
+                               "documents": 2}
+    mean_recall = (1 + 3 / 8) / 2
+    assert report["document_mean"]["recall"] == pytest.approx(mean_recall)
+    assert report["document_mean"]["f1"] == pytest.approx(2 * mean_recall / (1 + mean_recall))
+
+
+def test_alternative_ground_truths_keep_the_better(tmp_path):
+    from convertables import write
+
+    (tmp_path / "gt").mkdir()
+    (tmp_path / "res").mkdir()
+    write(doc(grid("A B | C D")), tmp_path / "gt" / "x-009a-str.xml")
+    write(doc(grid("A B | C E")), tmp_path / "gt" / "x-009b-str.xml")
+    write(doc(grid("A B | C E")), tmp_path / "res" / "x-009a.xml")
+    report = score_paths(tmp_path / "gt", tmp_path / "res")
+    (record,) = report["documents"]
+    assert record["gt_file"].endswith("x-009b-str.xml") and record["f1"] == 1.0
+    assert [a["f1"] for a in record["alternatives"]] == [0.5, 1.0]
+
+
+# -- the real corpus ----------------------------------------------------------------------------
+
+def _official_tables(log: str) -> dict[str, list[tuple[int, int, int, int]]]:
+    blocks = re.findall(r"Running evaluation for GT='gt/([\w-]+)-str.xml'.*?\n(.*?)\^\^\^", log, re.S)
+    return {
+        name: [tuple(map(int, m)) for m in re.findall(r"Table (\d+):\s+GT size: (\d+) corrDet: (\d+) detected: (\d+)", body)]
+        for name, body in blocks
+    }
+
+
+def test_agrees_with_the_official_tool_table_by_table():
+    results = corpus_path("icdar2013_results", "namysl")
+    gt = corpus_path("icdar2013", "gt")
+    official = _official_tables((results / "official-eval-eu.log").read_text())
+    assert len(official) == 28  # the 27 EU documents and eu-009b
+    from convertables.score.pairing import DocumentPair
+    from convertables.score.runner import score_pair
+
+    for name, tables in official.items():
+        result = results / f"{name.removesuffix('b') + 'a' if name.endswith('b') else name}.xml"
+        record = score_pair(DocumentPair(name, [gt / f"{name}-str.xml"], result), ScoreSettings(compat=True))
+        ours = [(i + 1, t["gt"], t["correct"], t["detected"])
+                for i, t in enumerate(t for t in record["tables"] if t["gt_table"] is not None)
+                if t["result_table"] is not None]
+        assert ours == tables, name
+
+
+def test_agrees_with_the_wrappers_document_lines():
+    results = corpus_path("icdar2013_results", "namysl")
+    log = (results / "official-eval-eu.log").read_text()
+    report = score_paths(corpus_path("icdar2013", "gt"), results, ScoreSettings(compat=True))
+    ours = {d["document"]: d for d in report["documents"]}
+    # one line per document, and for eu-009 the line of the selected ground truth ('a': 0.95)
+    selected = re.search(r"Selecting result 'a' ([\d.]+) vs. ([\d.]+)", log)
+    assert ours["eu-009a"]["f1"] == float(selected.group(1))
+    assert [a["f1"] for a in ours["eu-009a"]["alternatives"]] == [float(selected.group(1)), float(selected.group(2))]
+    for name, (p, r, f) in ((m[0], m[1:]) for m in re.findall(
+            r"\[(eu-\d+)\] PRECISION: ([\d.]+); RECALL: ([\d.]+); F1: ([\d.]+)", log)):
+        record = ours[name]
+        assert (f"{record['precision']:.2f}", f"{record['recall']:.2f}", f"{record['f1']:.2f}") == (p, r, f), name
+
+
+def test_ground_truth_against_itself_is_exactly_one():
+    gt = corpus_path("icdar2013", "gt")
+    report = score_paths(gt, gt)
+    assert report["total"]["f1"] == 1.0 and report["document_mean"]["f1"] == 1.0
+    assert report["total"]["documents"] == 67 and report["unpaired"] == {"gt": [], "result": []}
+    assert report["total"]["gt"] == 25320
+
+
+def test_pubmed_ground_truth_against_itself_counts_198182_relations():
+    gt = corpus_path("pubmed_gt", "gt")
+    report = score_paths(gt, gt, ScoreSettings(variant="pubmed"), jobs=2)
+    assert report["total"]["correct"] == report["total"]["gt"] == report["total"]["detected"] == 198_182
+    assert report["total"]["documents"] == 863
