@@ -284,11 +284,12 @@ def score(
     gt: Annotated[Path, typer.Option("--gt", help="Ground-truth file or folder.", show_default=False)],
     result: Annotated[Path, typer.Option("--result", help="Result file or folder (any readable format).",
                                          show_default=False)],
-    metric: Annotated[str, typer.Option("--metric", help="structure (more to come: see docs/scoring.md).")] = "structure",
+    metric: Annotated[str, typer.Option("--metric", help="structure, ctdar-a or ctdar-b (see docs/scoring.md).")] = "structure",
     variant: Annotated[Optional[str], typer.Option("--variant", help="structure: icdar2013 (default) or pubmed.")] = None,
     normalise: Annotated[str, typer.Option("--normalise", help="default, ignorechars or ignorechars2.")] = "default",
     ignore_page: Annotated[bool, typer.Option("--ignore-page", help="Pair tables regardless of their page.")] = False,
     compat: Annotated[bool, typer.Option("--compat", help="Reproduce the official tool's numbers, quirks included.")] = False,
+    matching: Annotated[str, typer.Option("--matching", help="cTDaR: greedy (official) or optimal.")] = "greedy",
     result_format: Annotated[Optional[str], typer.Option("--result-format", help="Format of the results (default: from content).")] = None,
     report: ReportOpt = "text",
     per_document: Annotated[Optional[Path], typer.Option("--per-document", help="Also write per-document figures as CSV.")] = None,
@@ -304,13 +305,15 @@ def score(
         convertables score --gt pubmed/gt --result pubmed/res --variant pubmed --format json
 
         convertables score --gt gt/ --result namysl/ --compat --per-document scores.csv
+
+        convertables score --gt trackB2/ --result abbyy/ --metric ctdar-b --compat
     """
     from .files import write_atomic
     from .score import ScoreSettings, score_paths
     from .score.report import per_document_csv, render_text
 
     settings = ScoreSettings(metric=metric, variant=variant, normalise=normalise, ignore_page=ignore_page,
-                             compat=compat, result_format=result_format)
+                             compat=compat, matching=matching, result_format=result_format)
     if per_document is not None and per_document.exists() and not force:
         typer.echo(f"error: {per_document} exists already; pass --force to replace it", err=True)
         raise typer.Exit(EXIT_USAGE)

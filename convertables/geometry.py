@@ -81,3 +81,60 @@ def polygon_envelope(points: Iterable[Point], frame: Frame) -> BBox:
     xs = [p[0] for p in pts]
     ys = [p[1] for p in pts]
     return BBox(min(xs), min(ys), max(xs), max(ys), frame, pts)
+
+
+# -- polygons: area and IoU ------------------------------------------------------------------
+# shapely is imported where these are first used: converting files never needs it.
+
+def _outline_points(box: BBox) -> tuple[Point, ...]:
+    if box.polygon:
+        return box.polygon
+    return ((box.x1, box.y1), (box.x2, box.y1), (box.x2, box.y2), (box.x1, box.y2))
+
+
+def shapes(boxes: list[BBox | None]):
+    """Repaired shapely polygons of ``boxes`` (a missing or degenerate one is empty).
+
+    Every polygon goes through ``buffer(0)``, as the official cTDaR tool does:
+    a self-intersecting outline (a bow-tie) becomes the valid area it encloses.
+    """
+    import numpy as np
+    import shapely
+
+    out = []
+    for box in boxes:
+        pts = _outline_points(box) if box is not None else ()
+        try:
+            out.append(shapely.Polygon(pts) if len(pts) >= 3 else shapely.Polygon())
+        except (ValueError, shapely.errors.GEOSException):
+            out.append(shapely.Polygon())
+    return shapely.buffer(np.array(out, dtype=object), 0)
+
+
+def iou_matrix(gt: list[BBox | None], result: list[BBox | None]):
+    """IoU of every pair, as a numpy array ``[len(gt), len(result)]``.
+
+    Only pairs whose envelopes intersect are computed (an STR-tree finds them);
+    each IoU is intersection area over union area, both computed by GEOS, and 0
+    where the union has no area (both outlines degenerate).
+    """
+    import numpy as np
+    import shapely
+
+    matrix = np.zeros((len(gt), len(result)))
+    if not gt or not result:
+        return matrix
+    a, b = shapes(gt), shapes(result)
+    tree = shapely.STRtree(b)
+    i, j = tree.query(a, predicate="intersects")
+    if len(i):
+        inter = shapely.area(shapely.intersection(a[i], b[j]))
+        union = shapely.area(shapely.union(a[i], b[j]))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            values = np.where(union > 0, inter / np.where(union > 0, union, 1), 0.0)
+        matrix[i, j] = values
+    return matrix
+
+
+def polygon_iou(a: BBox | None, b: BBox | None) -> float:
+    return float(iou_matrix([a], [b])[0, 0])

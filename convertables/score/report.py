@@ -17,14 +17,37 @@ def summary_rows(report: dict) -> list[list[str]]:
     """The rows of the summary table: one per document, then the aggregates."""
     rows = []
     for record in report["documents"]:
-        if "error" in record:
-            rows.append([record["document"], "error", "", "", "", "", ""])
-        elif "skipped" in record:
-            rows.append([record["document"], "skipped", "", "", "", "", ""])
+        if not record.get("counted"):
+            rows.append([record["document"], "error" if "error" in record else "skipped", "", "", "", "", ""])
         else:
             rows.append([record["document"], *(str(record[k]) for k in _COUNT_KEYS),
                          *(f"{record[k]:.4f}" for k in _SCORE_KEYS)])
     return rows
+
+
+def _render_ctdar(report: dict, console) -> None:
+    from rich.table import Table
+
+    table = Table(title=f"{report['metric']} ({report['variant']})")
+    table.add_column("document")
+    thresholds = list(report["total"]["iou"])
+    for t in thresholds:
+        table.add_column(f"IoU {t}: correct/gt/res", justify="right")
+    table.add_column("WAvg F1", justify="right")
+    for record in report["documents"]:
+        if not record.get("counted"):
+            table.add_row(record["document"], *([""] * len(thresholds)), record.get("error", record.get("skipped", "")))
+            continue
+        table.add_row(record["document"],
+                      *(f"{record['iou'][t]['correct']}/{record['iou'][t]['gt']}/{record['iou'][t]['detected']}"
+                        for t in thresholds), f"{record['f1']:.4f}")
+    total = report["total"]
+    table.add_section()
+    table.add_row("total", *(f"{total['iou'][t]['correct']}/{total['iou'][t]['gt']}/{total['iou'][t]['detected']}"
+                             for t in thresholds), f"{total['wavg_f1']:.4f}")
+    table.add_row("P / R / F1", *(f"{total['iou'][t]['precision']:.4f} / {total['iou'][t]['recall']:.4f} / "
+                                  f"{total['iou'][t]['f1']:.4f}" for t in thresholds), "")
+    console.print(table)
 
 
 def render_text(report: dict, console=None) -> None:
@@ -33,6 +56,10 @@ def render_text(report: dict, console=None) -> None:
     from rich.table import Table
 
     console = console or Console()
+    if "iou" in report["total"]:
+        _render_ctdar(report, console)
+        _render_notes(report, console)
+        return
     table = Table(title=f"{report['metric']} ({report['variant']})", show_footer=False)
     for name in ("document", "gt", "correct", "detected", "precision", "recall", "F1"):
         table.add_column(name, justify="left" if name == "document" else "right")
@@ -45,6 +72,10 @@ def render_text(report: dict, console=None) -> None:
         mean = report["document_mean"]
         table.add_row("document mean", "", "", "", *(f"{mean[k]:.4f}" for k in _SCORE_KEYS))
     console.print(table)
+    _render_notes(report, console)
+
+
+def _render_notes(report: dict, console) -> None:
     console.print(f"normalisation: {report['normalisation']}")
     console.print(f"aggregation: {report['aggregation']}")
     for path in report["unpaired"]["gt"]:
@@ -55,6 +86,17 @@ def render_text(report: dict, console=None) -> None:
 
 def per_document_csv(report: dict) -> str:
     out = io.StringIO()
+    if "iou" in report["total"]:
+        writer = csv.writer(out, lineterminator="\n")
+        thresholds = list(report["total"]["iou"])
+        writer.writerow(["document", "gt_file", "result_file",
+                         *(f"{k}@{t}" for t in thresholds for k in ("correct", "gt", "detected")), "wavg_f1", "error"])
+        for record in report["documents"]:
+            counts = [record["iou"][t][k] if "iou" in record else "" for t in thresholds
+                      for k in ("correct", "gt", "detected")]
+            writer.writerow([record["document"], record["gt_file"], record["result_file"] or "", *counts,
+                             record.get("f1", ""), record.get("error", record.get("skipped", ""))])
+        return out.getvalue()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["document", "gt_file", "result_file", *_COUNT_KEYS, *_SCORE_KEYS, "error"])
     for record in report["documents"]:

@@ -7,6 +7,7 @@ records alone.
 
 from __future__ import annotations
 
+import math
 import os
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
@@ -16,7 +17,8 @@ from typing import Callable, Iterator
 from .. import files, registry
 from ..diagnostics import InputError, UsageError
 from ..model import Document
-from . import structure
+from ..options import ReadOptions
+from . import ctdar, structure
 from .pairing import DocumentPair, collect, pair
 from .structure import TableTooLarge, scores
 
@@ -29,6 +31,8 @@ class ScoreSettings:
     normalise: str = "default"
     ignore_page: bool = False
     compat: bool = False
+    matching: str = "greedy"
+    """cTDaR: ``greedy`` (the official rule) or ``optimal``."""
     result_format: str | None = None
 
 
@@ -40,6 +44,7 @@ class StructureMetric:
     variants = ("icdar2013", "pubmed")
 
     def check(self, settings: ScoreSettings) -> None:
+        self.check_matching(settings)
         if settings.variant not in (None, *self.variants):
             raise UsageError(f"--variant for structure is icdar2013 or pubmed, not {settings.variant!r}")
         if settings.normalise not in ("default", "ignorechars", "ignorechars2"):
@@ -69,7 +74,12 @@ class StructureMetric:
             ),
         }
 
-    def score(self, gt: Document, result: Document | None, settings: ScoreSettings) -> dict | None:
+    def check_matching(self, settings: ScoreSettings) -> None:
+        if settings.matching != "greedy":
+            raise UsageError("--matching applies to the cTDaR metrics only")
+
+    def score(self, gt: Document, result: Document | None, settings: ScoreSettings,
+              unreadable: bool = False) -> dict | None:
         if result is None:
             if settings.compat:
                 return None
@@ -94,7 +104,90 @@ class StructureMetric:
         return out
 
 
-METRICS: dict[str, object] = {"structure": StructureMetric()}
+# -- the cTDaR metrics ------------------------------------------------------------------------
+
+class CtdarMetric:
+    gt_model = None
+    read_options = ReadOptions(extra={"keep_filler_cells": True})  # the official tool counts them
+
+    def __init__(self, track: str):
+        self.track = track
+        self.name = f"ctdar-{track.lower()}"
+
+    def check(self, settings: ScoreSettings) -> None:
+        if settings.variant not in (None, "ctdar2019"):
+            raise UsageError(f"--variant for {self.name} is ctdar2019 (the only one), not {settings.variant!r}")
+        if settings.matching not in ("greedy", "optimal"):
+            raise UsageError(f"--matching is greedy or optimal, not {settings.matching!r}")
+        if settings.normalise != "default" or settings.ignore_page:
+            raise UsageError(f"--normalise and --ignore-page do not apply to {self.name}")
+
+    def describe(self, settings: ScoreSettings) -> dict:
+        what = "tables matched at IoU >= t" if self.track == "A" else (
+            "tables paired at IoU >= 0.8, cells mapped at IoU >= t, adjacency relations on cell identity")
+        return {
+            "variant": "ctdar2019",
+            "normalisation": "none (cTDaR compares geometry, not text)",
+            "aggregation": (
+                f"{what}; micro sums over all documents per threshold; wavg_f1 = sum(t * F1@t) / sum(t); "
+                f"matching: {settings.matching}"
+                + ("; compat: the official tool's bugs reproduced (Track B skips the ground-truth table after a "
+                   "paired one; only every other ground truth without a result counts; an unreadable result "
+                   "adds its ground truth's table count)" if settings.compat else "")
+            ),
+        }
+
+    def score(self, gt: Document, result: Document | None, settings: ScoreSettings,
+              unreadable: bool = False) -> dict | None:
+        if result is None:
+            total = ctdar.gt_total(gt, self.track)
+            if unreadable and settings.compat:
+                total = len(gt.tables)  # the tool's bug: tables, not relations
+            counts = {t: ctdar.Counts(0, total, 0) for t in ctdar.THRESHOLDS}
+            tables: list[dict] = []
+        elif self.track == "A":
+            counts = ctdar.track_a(gt, result, settings.matching)
+            tables = []
+        else:
+            counts, tables = ctdar.track_b(gt, result, settings.matching, settings.compat)
+        record = {"iou": {str(t): {**c.as_dict(), **scores(c.gt, c.correct, c.detected)} for t, c in counts.items()}}
+        record["f1"] = self._wavg(record["iou"])
+        if tables:
+            record["tables"] = tables
+        if result is None and not unreadable:
+            record["missing_result"] = True
+        return record
+
+    @staticmethod
+    def _wavg(per_threshold: dict) -> float:
+        """sum(t * F1@t) / sum(t), summed left to right over 0.6..0.9 and divided by
+        exactly 3.0, as the published reference figures were computed; a mean of
+        equal values is that value (a perfect score is 1.0, not 0.9999999999999999)."""
+        f1s = [per_threshold[str(t)]["f1"] for t in ctdar.THRESHOLDS]
+        if len(set(f1s)) == 1:
+            return f1s[0]
+        return sum(t * f for t, f in zip(ctdar.THRESHOLDS, f1s)) / math.fsum(ctdar.THRESHOLDS)
+
+    def aggregate(self, records: list[dict], settings: ScoreSettings) -> dict:
+        counted = list(records)
+        if settings.compat:
+            # The tool drops every other ground truth that has no result file.
+            missing = sorted((r for r in records if r.get("missing_result")), key=lambda r: r["gt_file"])
+            dropped = {id(r) for r in missing[0::2]}
+            counted = [r for r in records if id(r) not in dropped]
+        per_t = {}
+        for t in ctdar.THRESHOLDS:
+            key = str(t)
+            sums = {k: sum(r["iou"][key][k] for r in counted) for k in ("gt", "correct", "detected")}
+            per_t[key] = {**sums, **scores(**sums)}
+        return {"total": {"wavg_f1": self._wavg(per_t), "iou": per_t, "documents": len(counted)}}
+
+
+METRICS: dict[str, object] = {
+    "structure": StructureMetric(),
+    "ctdar-a": CtdarMetric("A"),
+    "ctdar-b": CtdarMetric("B"),
+}
 
 
 def get_metric(name: str):
@@ -106,8 +199,8 @@ def get_metric(name: str):
 
 # -- one document ---------------------------------------------------------------------------
 
-def _read(path: Path, format: str | None) -> Document:
-    return files.read(path, format)
+def _read(path: Path, format: str | None, metric) -> Document:
+    return files.read(path, format, getattr(metric, "read_options", ReadOptions()))
 
 
 def score_pair(pair_: DocumentPair, settings: ScoreSettings) -> dict:
@@ -121,14 +214,20 @@ def score_pair(pair_: DocumentPair, settings: ScoreSettings) -> dict:
     try:
         best = None
         alternatives = []
-        read_results: dict[Path, Document] = {}
+        read_results: dict[Path, Document | None] = {}
         for gt_file, result_file in zip(pair_.gt_files, pair_.result_files):
-            result = None
+            gt_doc = _read(gt_file, None, metric)
+            result, unreadable = None, False
             if result_file is not None:
                 if result_file not in read_results:
-                    read_results[result_file] = _read(result_file, settings.result_format)
+                    try:
+                        read_results[result_file] = _read(result_file, settings.result_format, metric)
+                    except InputError as exc:  # scored as no result, and reported
+                        record["error"] = exc.diagnostic.format()
+                        read_results[result_file] = None
                 result = read_results[result_file]
-            scored = metric.score(_read(gt_file, None), result, settings)
+                unreadable = result is None
+            scored = metric.score(gt_doc, result, settings, unreadable=unreadable)
             if scored is None:
                 return {**record, "skipped": "no result (left out in compat mode)"}
             alternatives.append({"gt_file": str(gt_file), "f1": scored["f1"]})
@@ -137,10 +236,12 @@ def score_pair(pair_: DocumentPair, settings: ScoreSettings) -> dict:
         record["gt_file"] = str(best[0])
         record["result_file"] = str(best[1]) if best[1] else None
         record.update(best[2])
+        record["counted"] = True
         if len(alternatives) > 1:
             record["alternatives"] = alternatives
     except InputError as exc:
         record["error"] = exc.diagnostic.format()
+        record["counted"] = False
     except TableTooLarge as exc:
         record["error"] = f"{pair_.result_file or pair_.gt_files[0]}: error table-too-large {exc}"
     except UsageError as exc:
@@ -180,6 +281,8 @@ def score_paths(
     """
     metric = get_metric(settings.metric)
     metric.check(settings)
+    if settings.compat and settings.matching != "greedy":
+        raise UsageError("--compat reproduces the official tool, whose matching is greedy; drop --matching")
     if settings.result_format:
         registry.get(settings.result_format).reader()
     gt, result = Path(gt), Path(result)
@@ -198,7 +301,7 @@ def score_paths(
         records.append(record)
         if on_document:
             on_document(record, len(pairing.pairs))
-    scored = [r for r in records if "error" not in r and "skipped" not in r]
+    scored = [r for r in records if r.get("counted")]
     report = {
         "metric": metric.name,
         **metric.describe(settings),

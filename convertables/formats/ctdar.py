@@ -1,0 +1,242 @@
+"""ICDAR 2019 cTDaR XML (SPEC 2.4): Track A (tables), Track B (cells), and the
+result hybrid some systems write.
+
+Ground truth::
+
+    document[@filename]/table/(Coords[@points], cell[@start-row,@end-row,@start-col,@end-col]/Coords)*
+
+Result hybrid (written by the tools of Namysl et al.)::
+
+    document/table[@id]/region[@id,@page]/(Coords, cell[...]/(Coords, content))
+
+``points`` are ``x,y`` pairs in image pixels, origin top-left, in any corner
+order; polygons may be skewed quadrilaterals or have 40+ vertices. Each box
+keeps its polygon, the box being its envelope (frame ``image``). Decimal
+coordinates are accepted (the official tool crashes on them). As the official
+tool does, a table's outline is the first ``Coords`` inside the table element
+and a cell's the first ``Coords`` inside the cell.
+
+Cells have *unknown* content (``None``) unless a ``<content>`` is there. Filler
+cells whose points are all ``0,0`` (ABBYY results) are left out of the
+structure and counted in one ``ctdar-filler`` diagnostic; the scorer keeps them
+(``ReadOptions.extra["keep_filler_cells"]``) because the official tool counts
+their relations. Track A files (tables without cells) read as the region model.
+
+The writer writes the ground-truth shape, Track B (cells) by default or Track A
+(``WriteOptions.extra["track"] = "A"``); boxes without a polygon are written as
+rectangles, clockwise from the top-left corner.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from lxml import etree
+
+from ..diagnostics import Diagnostics
+from ..geometry import polygon_envelope
+from ..grid import validate_document
+from ..model import BBox, Cell, Document, Frame, Page, Region, Table
+from ..options import ReadOptions, WriteOptions
+from ..xmlsafe import local_name, parse_xml
+
+_PAIR = re.compile(r"^\s*([-+0-9.eE]+)\s*,\s*([-+0-9.eE]+)\s*$")
+
+
+def _children(el, name: str):
+    return [c for c in el if local_name(c.tag) == name]
+
+
+def _first(el, name: str):
+    return next((d for d in el.iter() if local_name(d.tag) == name), None)
+
+
+class _Reader:
+    def __init__(self, diagnostics: Diagnostics, options: ReadOptions):
+        self.diagnostics = diagnostics
+        self.keep_filler = bool(options.extra.get("keep_filler_cells", False))
+        self.fillers = 0
+        self.lines: dict[int, int] = {}
+
+    def points(self, coords) -> tuple[tuple[float, float], ...] | None:
+        raw = coords.get("points")
+        if raw is None:
+            self.diagnostics.error("missing-attribute", "<Coords> has no points", line=coords.sourceline)
+            return None
+        pts = []
+        for pair in raw.split():
+            match = _PAIR.match(pair)
+            x = y = math.nan
+            if match:
+                try:
+                    x, y = float(match.group(1)), float(match.group(2))
+                except ValueError:
+                    pass
+            if not (math.isfinite(x) and math.isfinite(y)):
+                self.diagnostics.error(
+                    "bad-number", f"<Coords> point {pair!r} is not a pair of finite numbers; the outline is dropped",
+                    line=coords.sourceline,
+                )
+                return None
+            pts.append((x, y))
+        if not pts:
+            self.diagnostics.error("bad-number", "<Coords> has no points; the outline is dropped", line=coords.sourceline)
+            return None
+        return tuple(pts)
+
+    def outline(self, el) -> BBox | None:
+        coords = _first(el, "Coords")
+        if coords is None:
+            return None
+        pts = self.points(coords)
+        return polygon_envelope(pts, Frame.IMAGE) if pts else None
+
+    def index(self, el, name: str, default: int | None) -> int | None:
+        raw = el.get(name)
+        if raw is None:
+            if default is None:
+                self.diagnostics.error("missing-attribute", f"<cell> has no {name}", line=el.sourceline)
+            return default
+        try:
+            value = int(raw.strip())
+        except ValueError:
+            self.diagnostics.error("bad-number", f"<cell> {name}={raw!r} is not an integer", line=el.sourceline)
+            return None
+        if not 0 <= value <= 10**9:
+            self.diagnostics.error("bad-number", f"<cell> {name}={value} is out of range", line=el.sourceline)
+            return None
+        return value
+
+    def cell(self, el) -> Cell | None:
+        start_row = self.index(el, "start-row", None)
+        start_col = self.index(el, "start-col", None)
+        if start_row is None or start_col is None:
+            self.diagnostics.error("cell-dropped", "cell without a valid start row/column is left out",
+                                   line=el.sourceline)
+            return None
+        end_row = self.index(el, "end-row", start_row)
+        end_col = self.index(el, "end-col", start_col)
+        box = self.outline(el)
+        if box is not None and box.polygon and all(p == (0.0, 0.0) for p in box.polygon):
+            self.fillers += 1
+            if not self.keep_filler:
+                return None
+        content_el = next(iter(_children(el, "content")), None)
+        content = None if content_el is None else "".join(content_el.itertext())
+        cell_id = el.get("id")
+        cell = Cell(
+            start_row=start_row,
+            start_col=start_col,
+            end_row=start_row if end_row is None else end_row,
+            end_col=start_col if end_col is None else end_col,
+            content=content,
+            id=int(cell_id) if cell_id is not None and cell_id.strip().isdigit() else None,
+            bbox=box,
+            header=el.get("type") == "header",
+        )
+        self.lines[id(cell)] = el.sourceline
+        return cell
+
+    def region(self, el, region_id: int, page: int) -> Region:
+        region = Region(id=region_id, page=page, bbox=self.outline(el))
+        for cell_el in (d for d in el.iter() if local_name(d.tag) == "cell"):
+            cell = self.cell(cell_el)
+            if cell is not None:
+                region.cells.append(cell)
+        return region
+
+    def table(self, el, index: int) -> Table:
+        raw_id = el.get("id")
+        table = Table(id=int(raw_id) if raw_id is not None and raw_id.strip().isdigit() else index)
+        region_els = _children(el, "region")
+        if not region_els:
+            table.regions.append(self.region(el, 0, 1))
+            return table
+        for position, region_el in enumerate(region_els):
+            raw = region_el.get("id")
+            page = region_el.get("page")
+            region = self.region(
+                region_el,
+                int(raw) if raw is not None and raw.strip().isdigit() else position,
+                int(page) if page is not None and page.strip().isdigit() and int(page) >= 1 else 1,
+            )
+            table.regions.append(region)
+        if table.regions[0].bbox is None:  # the official tool takes the table's first Coords
+            table.regions[0].bbox = self.outline(el)
+        return table
+
+    def document(self, root) -> Document:
+        if local_name(root.tag) != "document":
+            raise self.diagnostics.fail(
+                "ctdar-root", f"root element is <{local_name(root.tag)}>, not <document>", line=root.sourceline
+            )
+        doc = Document(filename=root.get("filename"), pages=[Page(1, frame=Frame.IMAGE)])
+        for index, table_el in enumerate(d for d in root.iter() if local_name(d.tag) == "table"):
+            doc.tables.append(self.table(table_el, index))
+        if self.fillers:
+            kept = "kept for scoring" if self.keep_filler else "left out"
+            self.diagnostics.info(
+                "ctdar-filler", f"{self.fillers} filler cell(s) with all-zero coordinates {kept}"
+            )
+        validate_document(doc, self.diagnostics, self.lines)
+        return doc
+
+
+def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Document:
+    root = parse_xml(data, diagnostics)
+    return _Reader(diagnostics, options).document(root)
+
+
+# -- writing ---------------------------------------------------------------------------------
+
+def _num(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def _points(box: BBox) -> str:
+    pts = box.polygon or ((box.x1, box.y1), (box.x2, box.y1), (box.x2, box.y2), (box.x1, box.y2))
+    return " ".join(f"{_num(x)},{_num(y)}" for x, y in pts)
+
+
+def write(doc: Document, diagnostics: Diagnostics, options: WriteOptions = WriteOptions()) -> bytes:
+    track = str(options.extra.get("track", "B")).upper()
+    if track not in ("A", "B"):
+        raise diagnostics.fail("ctdar-track", f"track must be A or B, not {track!r}")
+    root = etree.Element("document", {"filename": doc.filename or ""})
+    frames = set()
+    for table in doc.tables:
+        table_el = etree.SubElement(root, "table")
+        boxes = [r.bbox for r in table.regions if r.bbox is not None]
+        if not boxes:
+            cell_boxes = [c.bbox for c in table.cells() if c.bbox is not None]
+            if cell_boxes and len({b.frame for b in cell_boxes}) == 1:
+                boxes = [BBox(min(b.x1 for b in cell_boxes), min(b.y1 for b in cell_boxes),
+                              max(b.x2 for b in cell_boxes), max(b.y2 for b in cell_boxes), cell_boxes[0].frame)]
+        if not boxes:
+            raise diagnostics.fail("missing-bbox", f"table {table.id} has no outline, which cTDaR requires")
+        frames.add(boxes[0].frame)
+        etree.SubElement(table_el, "Coords", {"points": _points(boxes[0])})
+        if track == "A":
+            continue
+        for region in table.regions:
+            for cell in region.cells:
+                if cell.bbox is None:
+                    diagnostics.warning("missing-bbox", f"table {table.id}: a cell without a box is left out")
+                    continue
+                frames.add(cell.bbox.frame)
+                cell_el = etree.SubElement(table_el, "cell", {
+                    "start-row": str(cell.start_row + region.row_increment),
+                    "end-row": str(cell.end_row + region.row_increment),
+                    "start-col": str(cell.start_col + region.col_increment),
+                    "end-col": str(cell.end_col + region.col_increment),
+                })
+                etree.SubElement(cell_el, "Coords", {"points": _points(cell.bbox)})
+    if frames - {Frame.IMAGE}:
+        diagnostics.warning(
+            "frame-foreign",
+            "boxes are in PDF points, not the image pixels of cTDaR; written as they are",
+            hint="pass --dpi and --page-height (or --pdf) to convert them",
+        )
+        root.insert(0, etree.Comment(" coordinates: PDF points, origin bottom-left (not image pixels) "))
+    return etree.tostring(root, xml_declaration=True, encoding="UTF-8", pretty_print=True)

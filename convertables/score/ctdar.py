@@ -1,0 +1,208 @@
+"""The ICDAR 2019 cTDaR metrics (SPEC 5.3): Track A (tables) and Track B (cells).
+
+As the official tool (cndplab-founder/ctdar_measurement_tool) computes them:
+
+* IoU of two outlines: intersection area over union area after ``buffer(0)``
+  repair; 0 when both are degenerate. Thresholds 0.6, 0.7, 0.8 and 0.9, each
+  tested with ``>=``. A table's outline is its own ``Coords``.
+* Track A, per file and threshold: ground-truth tables in document order, each
+  matched to the first remaining result table with IoU >= t.
+* Track B, per file: tables paired at table IoU >= 0.8 (whatever t); in each
+  pair each ground-truth cell maps to the first result cell with cell IoU >= t
+  (first-fit, not one-to-one). Relations are built on cell identity: each cell
+  links to the next occupied slot right and down, empty slots skipped and not
+  counted; cells sharing a slot link to every occupant but themselves;
+  duplicates are removed. A result relation is correct when a ground-truth
+  relation, its two cells mapped, equals it. Unpaired tables add their
+  relations to gt or res.
+* Totals are micro sums per threshold; the weighted-average F1 is
+  ``sum(t * F1@t) / sum(t)`` (the tool does not print it).
+
+Where the tool has bugs, the default is correct and ``compat`` reproduces it:
+in Track B the ground-truth table after a paired one is never tried; a ground
+truth without a result file is counted for only every other such file (the
+tool's list order; here, sorted names); an unreadable result file adds the
+number of tables, not relations, to gt. ``matching="optimal"`` replaces every
+greedy or first-fit step by an optimal one-to-one assignment on IoU.
+
+IoUs are computed once per file for all thresholds, and only for pairs whose
+envelopes intersect (an STR-tree finds them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..geometry import iou_matrix
+from ..model import Cell, Document, Table
+from .structure import MAX_BAND_SLOTS, TableTooLarge
+
+THRESHOLDS = (0.6, 0.7, 0.8, 0.9)
+TABLE_PAIRING_IOU = 0.8
+
+
+def _table_outline(table: Table):
+    return table.regions[0].bbox if table.regions else None
+
+
+# -- relations of one table (on cell identity) ---------------------------------------------
+
+def cell_relations(cells: list[Cell]) -> set[tuple[int, int, str]]:
+    """``(from, to, direction)`` by cell index, as the official tool links cells."""
+    if not cells:
+        return set()
+    row_cuts = sorted({c.start_row for c in cells} | {c.end_row + 1 for c in cells})
+    col_cuts = sorted({c.start_col for c in cells} | {c.end_col + 1 for c in cells})
+    n_rows, n_cols = len(row_cuts) - 1, len(col_cuts) - 1
+    if n_rows * n_cols > MAX_BAND_SLOTS:
+        raise TableTooLarge(f"the table's grid has {n_rows} x {n_cols} distinct bands")
+    row_index = {v: i for i, v in enumerate(row_cuts)}
+    col_index = {v: i for i, v in enumerate(col_cuts)}
+    grid: list[list[tuple[int, ...]]] = [[()] * n_cols for _ in range(n_rows)]
+    for k, cell in enumerate(cells):
+        for i in range(row_index[cell.start_row], row_index[cell.end_row + 1]):
+            row = grid[i]
+            for j in range(col_index[cell.start_col], col_index[cell.end_col + 1]):
+                row[j] = row[j] + (k,)
+    rects = [(c.start_row, c.end_row, c.start_col, c.end_col) for c in cells]
+    relations: set[tuple[int, int, str]] = set()
+
+    def link(here: tuple[int, ...], there: tuple[int, ...], direction: str, adjacent: bool) -> None:
+        for x in here:
+            for y in there:
+                if not adjacent:
+                    relations.add((x, y, direction))  # across empty slots: every occupant
+                elif x != y and (len(here) == 1 or len(there) == 1 or rects[x] != rects[y]):
+                    relations.add((x, y, direction))
+
+    def scan(line: list[tuple[int, ...]], sizes: list[int], direction: str) -> None:
+        for j, here in enumerate(line):
+            if not here:
+                continue
+            if sizes[j] > 1:  # the band is adjacent to itself
+                link(here, here, direction, True)
+            if j + 1 < len(line):
+                if line[j + 1]:
+                    link(here, line[j + 1], direction, True)
+                else:
+                    after = next((s for s in line[j + 1:] if s), None)
+                    if after:
+                        link(here, after, direction, False)
+
+    widths = [col_cuts[j + 1] - col_cuts[j] for j in range(n_cols)]
+    heights = [row_cuts[i + 1] - row_cuts[i] for i in range(n_rows)]
+    for row in grid:
+        scan(row, widths, "H")
+    for j in range(n_cols):
+        scan([grid[i][j] for i in range(n_rows)], heights, "V")
+    return relations
+
+
+# -- matching --------------------------------------------------------------------------------
+
+def _first_fit(iou, threshold: float, one_to_one: bool) -> dict[int, int]:
+    """Row i -> the first column j (in order) with iou[i, j] >= threshold."""
+    taken: set[int] = set()
+    pairs = {}
+    for i in range(iou.shape[0]):
+        for j in range(iou.shape[1]):
+            if iou[i, j] >= threshold and not (one_to_one and j in taken):
+                pairs[i] = j
+                taken.add(j)
+                break
+    return pairs
+
+
+def _optimal(iou, threshold: float) -> dict[int, int]:
+    """A one-to-one assignment maximising total IoU among pairs with IoU >= threshold."""
+    import numpy as np
+    from scipy.optimize import linear_sum_assignment
+
+    if iou.size == 0:
+        return {}
+    weights = np.where(iou >= threshold, iou, 0.0)
+    rows, cols = linear_sum_assignment(weights, maximize=True)
+    return {int(i): int(j) for i, j in zip(rows, cols) if iou[i, j] >= threshold}
+
+
+def _pair_tables(iou, matching: str, compat: bool) -> dict[int, int]:
+    if matching == "optimal":
+        return _optimal(iou, TABLE_PAIRING_IOU)
+    if not compat:
+        return _first_fit(iou, TABLE_PAIRING_IOU, one_to_one=True)
+    # The tool removes a paired table from the list it is iterating over, so
+    # the next ground-truth table is never tried.
+    remaining_gt = list(range(iou.shape[0]))
+    remaining_res = list(range(iou.shape[1]))
+    pairs: dict[int, int] = {}
+    position = 0
+    while position < len(remaining_gt):
+        g = remaining_gt[position]
+        for r in remaining_res:
+            if iou[g, r] >= TABLE_PAIRING_IOU:
+                pairs[g] = r
+                remaining_res.remove(r)
+                remaining_gt.remove(g)
+                break
+        position += 1
+    return pairs
+
+
+# -- per document ----------------------------------------------------------------------------
+
+@dataclass
+class Counts:
+    correct: int = 0
+    gt: int = 0
+    detected: int = 0
+
+    def as_dict(self) -> dict:
+        return {"gt": self.gt, "correct": self.correct, "detected": self.detected}
+
+
+def track_a(gt: Document, result: Document, matching: str = "greedy") -> dict[float, Counts]:
+    iou = iou_matrix([_table_outline(t) for t in gt.tables], [_table_outline(t) for t in result.tables])
+    out = {}
+    for t in THRESHOLDS:
+        pairs = _optimal(iou, t) if matching == "optimal" else _first_fit(iou, t, one_to_one=True)
+        out[t] = Counts(len(pairs), len(gt.tables), len(result.tables))
+    return out
+
+
+def track_b(gt: Document, result: Document, matching: str = "greedy", compat: bool = False):
+    """Counts per threshold, and per-table records."""
+    gt_cells = [t.cells() for t in gt.tables]
+    res_cells = [t.cells() for t in result.tables]
+    gt_rel = [cell_relations(c) for c in gt_cells]
+    res_rel = [cell_relations(c) for c in res_cells]
+    table_iou = iou_matrix([_table_outline(t) for t in gt.tables], [_table_outline(t) for t in result.tables])
+    pairs = _pair_tables(table_iou, matching, compat)
+    out = {t: Counts(gt=sum(map(len, gt_rel)), detected=sum(map(len, res_rel))) for t in THRESHOLDS}
+    records = []
+    for g, table in enumerate(gt.tables):
+        r = pairs.get(g)
+        record = {"gt_table": table.id, "result_table": None if r is None else result.tables[r].id,
+                  "table_iou": None if r is None else float(table_iou[g, r]), "gt": len(gt_rel[g]),
+                  "detected": 0 if r is None else len(res_rel[r]), "correct": {}}
+        if r is not None:
+            cell_iou = iou_matrix([c.bbox for c in gt_cells[g]], [c.bbox for c in res_cells[r]])
+            for t in THRESHOLDS:
+                mapping = _optimal(cell_iou, t) if matching == "optimal" else _first_fit(cell_iou, t, False)
+                mapped = {(mapping[a], mapping[b], d) for a, b, d in gt_rel[g] if a in mapping and b in mapping}
+                correct = len(res_rel[r] & mapped)
+                out[t].correct += correct
+                record["correct"][str(t)] = correct
+        records.append(record)
+    paired = set(pairs.values())
+    for r, table in enumerate(result.tables):
+        if r not in paired:
+            records.append({"gt_table": None, "result_table": table.id, "table_iou": None, "gt": 0,
+                            "detected": len(res_rel[r]), "correct": {}})
+    return out, records
+
+
+def gt_total(gt: Document, track: str) -> int:
+    """What a ground truth without a result adds to gt."""
+    if track == "A":
+        return len(gt.tables)
+    return sum(len(cell_relations(t.cells())) for t in gt.tables)

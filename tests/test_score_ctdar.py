@@ -1,0 +1,183 @@
+"""The cTDaR metrics: hand-computed cases for each rule of SPEC 5.3, and the
+official tool's figures on the public ABBYY results."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from convertables import write
+from convertables.geometry import iou_matrix, polygon_iou
+from convertables.model import BBox, Cell, Document, Frame, Region, Table
+from convertables.score import ScoreSettings, score_paths
+from convertables.score.ctdar import cell_relations, track_a, track_b
+from tests.conftest import corpus_path
+
+
+def box(x1, y1, x2, y2, polygon=None) -> BBox:
+    return BBox(x1, y1, x2, y2, Frame.IMAGE, polygon)
+
+
+def cell(r0, c0, r1=None, c1=None, at=None) -> Cell:
+    r1 = r0 if r1 is None else r1
+    c1 = c0 if c1 is None else c1
+    at = at or box(c0 * 10, r0 * 10, c1 * 10 + 10, r1 * 10 + 10)
+    return Cell(r0, c0, r1, c1, None, bbox=at)
+
+
+def table(outline: BBox, *cells: Cell, table_id: int = 0) -> Table:
+    return Table(table_id, [Region(0, 1, bbox=outline, cells=list(cells))])
+
+
+def doc(*tables: Table) -> Document:
+    return Document("page.jpg", list(tables))
+
+
+def test_iou_of_polygons():
+    assert polygon_iou(box(0, 0, 10, 10), box(5, 0, 15, 10)) == pytest.approx(50 / 150)
+    skewed = box(0, 0, 10, 10, ((0, 0), (10, 0), (10, 10), (0, 5)))  # a quadrilateral of area 75
+    assert polygon_iou(skewed, box(0, 0, 10, 10)) == pytest.approx(75 / 100)
+    # a bow-tie is repaired by buffer(0), as the official tool does: one lobe (area 25) is kept
+    bow_tie = box(0, 0, 10, 10, ((0, 0), (10, 10), (10, 0), (0, 10)))
+    assert polygon_iou(bow_tie, box(0, 0, 10, 10)) == pytest.approx(0.25)
+    # degenerate outlines: 0, never a division by zero
+    zero = box(0, 0, 0, 0, ((0, 0), (0, 0), (0, 0), (0, 0)))
+    assert polygon_iou(zero, zero) == 0.0 and polygon_iou(zero, box(0, 0, 1, 1)) == 0.0
+    assert polygon_iou(None, box(0, 0, 1, 1)) == 0.0
+    # decimal coordinates are fine (the official tool crashes on them)
+    assert polygon_iou(box(0.5, 0, 10.5, 10), box(0, 0, 10, 10)) == pytest.approx(9.5 / 10.5)
+    assert iou_matrix([box(0, 0, 1, 1)], [box(5, 5, 6, 6), box(0, 0, 1, 1)]).tolist() == [[0.0, 1.0]]
+
+
+def test_relations_on_cell_identity():
+    # A B / C D
+    cells = [cell(0, 0), cell(0, 1), cell(1, 0), cell(1, 1)]
+    assert cell_relations(cells) == {(0, 1, "H"), (2, 3, "H"), (0, 2, "V"), (1, 3, "V")}
+    # empty slots are skipped and not counted: A . B
+    assert cell_relations([cell(0, 0), cell(0, 2)]) == {(0, 1, "H")}
+    # a spanning cell links to every neighbour along its side, once
+    assert cell_relations([cell(0, 0, 1, 0), cell(0, 1), cell(1, 1)]) == {
+        (0, 1, "H"), (0, 2, "H"), (1, 2, "V")}
+
+
+def test_overlapping_cells_link_to_every_occupant_but_themselves():
+    x, z, y = cell(0, 0, 0, 1), cell(0, 1), cell(0, 2)  # z lies inside x's second slot
+    assert cell_relations([x, z, y]) == {(0, 1, "H"), (0, 2, "H"), (1, 2, "H")}
+    # two cells on the very same slots do not link to each other
+    assert cell_relations([cell(0, 0), cell(0, 0), cell(0, 1)]) == {(0, 2, "H"), (1, 2, "H")}
+
+
+def test_track_a_is_greedy_in_document_order_and_optimal_on_request():
+    g0, g1 = box(0, 0, 100, 100), box(100, 0, 200, 100)
+    r0 = box(30, 0, 130, 100)   # IoU 0.54 with g0, 0.18 with g1
+    r1 = box(0, 0, 100, 100)    # g0's twin
+    gt, res = doc(table(g0), table(g1, table_id=1)), doc(table(r0), table(r1, table_id=1))
+    counts = track_a(gt, res)
+    assert {t: (c.correct, c.gt, c.detected) for t, c in counts.items()} == {
+        0.6: (1, 2, 2), 0.7: (1, 2, 2), 0.8: (1, 2, 2), 0.9: (1, 2, 2)}
+    steal = doc(table(box(0, 0, 100, 90)), table(box(0, 0, 100, 100), table_id=1))  # 0.9 and 1.0 with g0
+    gt2 = doc(table(g0), table(box(0, 0, 100, 88), table_id=1))  # IoU 0.978 / 0.88 with the results
+    greedy = track_a(gt2, steal)
+    optimal = track_a(gt2, steal, matching="optimal")
+    assert greedy[0.9].correct == 1  # g0 takes the first result at 0.9 and leaves g1 at 0.88 < 0.9
+    assert optimal[0.9].correct == 2  # g0 -> the twin, g1 -> the first result (0.978)
+    assert optimal[0.8].correct == 2 and greedy[0.8].correct == 2
+
+
+def test_track_b_maps_cells_first_fit_and_counts_relations():
+    outline = box(0, 0, 20, 20)
+    gt = doc(table(outline, cell(0, 0), cell(0, 1), cell(1, 0), cell(1, 1)))
+    # the result merges the bottom row into one cell spanning both columns
+    res = doc(table(outline, cell(0, 0), cell(0, 1), cell(1, 0, 1, 1)))
+    counts, records = track_b(gt, res)
+    c = counts[0.6]
+    assert (c.gt, c.detected) == (4, 3)
+    # mapped: A->A, B->B; C and D (IoU 0.5 with the merged cell) are unmapped at 0.6
+    assert c.correct == 1  # only A-B survives
+    assert counts[0.9].correct == 1
+    half = doc(table(outline, cell(0, 0), cell(0, 1), cell(1, 0, 1, 1)))
+    # first-fit is not one-to-one: with a lower bar both C and D map onto the merged cell
+    counts, _ = track_b(doc(table(outline, cell(0, 0), cell(1, 0), cell(1, 1))), half)
+    assert counts[0.6].correct == 0
+    assert records[0]["result_table"] == 0 and records[0]["table_iou"] == 1.0
+
+
+def test_track_b_pairs_tables_at_0_8_and_the_compat_bug_skips_the_next_one():
+    t0, t1 = box(0, 0, 20, 20), box(100, 0, 120, 20)
+    gt = doc(table(t0, cell(0, 0), cell(0, 1)), table(t1, cell(0, 10, at=box(100, 0, 110, 10)),
+                                                      cell(0, 11, at=box(110, 0, 120, 10)), table_id=1))
+    counts, _ = track_b(gt, gt)
+    assert all((c.correct, c.gt, c.detected) == (2, 2, 2) for c in counts.values())
+    counts, records = track_b(gt, gt, compat=True)
+    assert all((c.correct, c.gt, c.detected) == (1, 2, 2) for c in counts.values())
+    assert [(r["gt_table"], r["result_table"]) for r in records] == [(0, 0), (1, None), (None, 1)]
+    # a table below 0.8 IoU is not paired, whatever the cell threshold
+    shifted = doc(table(box(5, 0, 25, 20), cell(0, 0), cell(0, 1)))
+    counts, _ = track_b(doc(table(t0, cell(0, 0), cell(0, 1))), shifted)
+    assert counts[0.6].correct == 0 and counts[0.6].gt == 1 and counts[0.6].detected == 1
+
+
+def _write_dir(folder, docs: dict[str, Document]):
+    folder.mkdir()
+    for name, d in docs.items():
+        write(d, folder / f"{name}.xml", format="ctdar")
+
+
+def test_missing_and_unreadable_results(tmp_path):
+    outline = box(0, 0, 20, 20)
+    page = doc(table(outline, cell(0, 0), cell(0, 1), cell(1, 0)))  # 2 relations, 1 table
+    _write_dir(tmp_path / "gt", {f"p{i}": page for i in range(4)})
+    _write_dir(tmp_path / "res", {"p0": page})
+    (tmp_path / "res" / "p1.xml").write_text("<document><table>")
+    settings = ScoreSettings(metric="ctdar-b")
+    report = score_paths(tmp_path / "gt", tmp_path / "res", settings)
+    assert report["total"]["iou"]["0.6"] == {"gt": 8, "correct": 2, "detected": 2, "precision": 1.0,
+                                             "recall": 0.25, "f1": 0.4}
+    assert len(report["errors"]) == 1 and "p1.xml" in report["errors"][0]
+    compat = score_paths(tmp_path / "gt", tmp_path / "res", ScoreSettings(metric="ctdar-b", compat=True))
+    # p1 unreadable: 1 (its table count); of p2 and p3 (no result) only p3 counts
+    assert compat["total"]["iou"]["0.6"]["gt"] == 2 + 1 + 2
+    with pytest.raises(Exception):
+        score_paths(tmp_path / "gt", tmp_path / "res", ScoreSettings(metric="ctdar-b", compat=True, matching="optimal"))
+
+
+# -- the real corpus ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("metric, track", [("ctdar-a", "trackA"), ("ctdar-b", "trackB2")])
+def test_compat_reproduces_the_official_tool(metric, track):
+    reference = json.loads(corpus_path("ctdar2019", "reference", "abbyy_official.json").read_text())[track]
+    report = score_paths(corpus_path("ctdar2019", "gt_trackB2_modern"),
+                         corpus_path("ctdar2019", "results_abbyy_finereader"),
+                         ScoreSettings(metric=metric, compat=True))
+    ours = {d["document"]: {t: (v["correct"], v["gt"], v["detected"]) for t, v in d["iou"].items()}
+            for d in report["documents"]}
+    official = {name: {t: (v["true"], v["gt"], v["res"]) for t, v in per.items()}
+                for name, per in reference["per_file"].items()}
+    assert ours == official
+    for t, v in reference["overall"].items():
+        mine = report["total"]["iou"][t]
+        assert (mine["correct"], mine["gt"], mine["detected"]) == (v["correct"], v["gt"], v["res"])
+        assert (mine["precision"], mine["recall"], mine["f1"]) == (v["precision"], v["recall"], v["f1"])
+    assert report["total"]["wavg_f1"] == reference["wavg_f1"]
+
+
+def test_the_correct_default_differs_only_where_the_tool_skips_a_table():
+    reference = json.loads(corpus_path("ctdar2019", "reference", "abbyy_official.json").read_text())["trackB2"]
+    report = score_paths(corpus_path("ctdar2019", "gt_trackB2_modern"),
+                         corpus_path("ctdar2019", "results_abbyy_finereader"), ScoreSettings(metric="ctdar-b"))
+    differ = {d["document"] for d in report["documents"]
+              for t, v in d["iou"].items() if v["correct"] != reference["per_file"][d["document"]][t]["true"]}
+    assert differ == {"cTDaR_t10014", "cTDaR_t10099"}
+    assert report["total"]["wavg_f1"] > reference["wavg_f1"]
+
+
+@pytest.mark.parametrize("folder", ["gt_trackA_archival", "gt_trackB1_archival", "gt_trackB2_modern"])
+@pytest.mark.parametrize("metric", ["ctdar-a", "ctdar-b"])
+def test_ground_truth_against_itself_is_one_at_every_threshold(folder, metric, tmp_path):
+    gt = corpus_path("ctdar2019", folder)
+    report = score_paths(gt, gt, ScoreSettings(metric=metric))
+    assert [v["f1"] for v in report["total"]["iou"].values()] == [1.0] * 4
+    assert report["total"]["wavg_f1"] == 1.0
+    assert report["total"]["documents"] == len(list(gt.glob("*.xml")))
