@@ -108,8 +108,8 @@ FORMATS: dict[str, Format] = {
     for f in (
         Format("icdar", "ICDAR 2013 region and cell-structure XML", "icdar", (".xml",), True, True,
                ("region", "structure"), _is_icdar),
-        Format("html", "HTML tables (also FineReader and Acrobat exports)", "html", (".html", ".htm", ".xhtml"),
-               False, False, ("structure",), _is_html, pending="the HTML reader and writer are not built yet (issue 3)"),
+        Format("html", "HTML tables (also FineReader, Acrobat and pandas exports)", "html",
+               (".html", ".htm", ".xhtml"), True, True, ("structure",), _is_html),
         Format("xlsx", "Excel workbooks (also Nitro 'To Excel' exports)", "xlsx", (".xlsx", ".xlsm"),
                False, False, ("structure",), _is_xlsx, binary=True,
                pending="the Excel reader and writer are not built yet (issue 3)"),
