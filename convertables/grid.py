@@ -18,6 +18,7 @@ columns, so overlaps are found by sweeping rectangles, not by filling slots.
 
 from __future__ import annotations
 
+import bisect
 from collections import Counter
 from typing import Mapping
 
@@ -90,19 +91,53 @@ def validate_region(
 def overlapping_cells(cells: list[Cell]) -> list[tuple[Cell, Cell]]:
     """Pairs ``(earlier, later)`` of cells (in document order) sharing a grid slot.
 
-    A sweep over rows: only cells whose row ranges are still open are compared,
-    so the cost follows the number of cells, not the size of the grid.
+    A sweep over rows keeps the column intervals of the cells still open,
+    sorted by start column; a new cell is checked against the open interval
+    that starts last at or before its end. While the open intervals are
+    disjoint (a valid grid) this finds every overlap exactly; once two overlap,
+    at least one overlap per new cell is found. The cost follows the number of
+    cells, never the area of the grid.
     """
-    order = sorted(range(len(cells)), key=lambda i: cells[i].start_row)
-    active: list[int] = []
-    pairs: list[tuple[int, int]] = []
+    order = sorted(range(len(cells)), key=lambda i: (cells[i].start_row, cells[i].start_col))
+    starts: list[int] = []
+    open_cells: list[int] = []
+    row = None
+    pairs: set[tuple[int, int]] = set()
     for i in order:
         cell = cells[i]
-        active = [j for j in active if cells[j].end_row >= cell.start_row]
-        for j in active:
-            other = cells[j]
-            if other.start_col <= cell.end_col and cell.start_col <= other.end_col:
-                pairs.append((min(i, j), max(i, j)))
-        active.append(i)
-    pairs.sort()
-    return [(cells[a], cells[b]) for a, b in pairs]
+        if cell.start_row != row:
+            row = cell.start_row
+            if any(cells[j].end_row < row for j in open_cells):
+                open_cells = [j for j in open_cells if cells[j].end_row >= row]
+                starts = [cells[j].start_col for j in open_cells]
+        position = bisect.bisect_right(starts, cell.end_col) - 1
+        if position >= 0 and cells[open_cells[position]].end_col >= cell.start_col:
+            j = open_cells[position]
+            pairs.add((min(i, j), max(i, j)))
+        insert_at = bisect.bisect_right(starts, cell.start_col)
+        starts.insert(insert_at, cell.start_col)
+        open_cells.insert(insert_at, i)
+    return [(cells[a], cells[b]) for a, b in sorted(pairs)]
+
+
+def drop_pandas_default_labels(cells: list[Cell]) -> list[Cell] | None:
+    """``cells`` without pandas' default labels, or None if they are not there.
+
+    ``DataFrame.to_html``/``to_excel`` add a header row ``["", "0", "1", ...]``
+    and an index column ``0, 1, ...``; when both are pandas' defaults they are
+    not part of the extracted table. The rest moves up and left by one.
+    """
+    top = sorted((c for c in cells if c.start_row == 0), key=lambda c: c.start_col)
+    if not top or [c.content or "" for c in top] != [""] + [str(i) for i in range(len(top) - 1)]:
+        return None
+    body_rows = sorted({c.start_row for c in cells if c.start_row > 0})
+    index = sorted((c for c in cells if c.start_col == 0 and c.start_row > 0), key=lambda c: c.start_row)
+    if [c.content for c in index] != [str(i) for i in range(len(body_rows))] or len(index) != len(body_rows):
+        return None
+    kept = [c for c in cells if c.start_row > 0 and c.start_col > 0]
+    for c in kept:
+        c.start_row -= 1
+        c.end_row -= 1
+        c.start_col -= 1
+        c.end_col -= 1
+    return kept

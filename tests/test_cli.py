@@ -104,7 +104,8 @@ def test_batch_report_as_json(tmp_path: Path):
         (("convert", SAMPLE), "--to"),
         (("convert", SAMPLE, SAMPLE, "--to", "json"), "-o FOLDER"),
         (("pod2icdar", SAMPLE), "not built yet"),
-        (("icdar2xlsx", SAMPLE), "not built yet"),
+        (("icdar2xlsx", SAMPLE), "binary format: pass -o FILE"),
+        (("marmot2icdar", SAMPLE), "not built yet"),
     ],
 )
 def test_usage_errors_exit_2_with_one_line(args, message):

@@ -43,10 +43,11 @@ from __future__ import annotations
 
 import html as html_escape
 import re
+import warnings
 from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostics
-from ..grid import validate_document
+from ..grid import drop_pandas_default_labels, validate_document
 from ..model import Cell, Document, Region, Table
 from ..options import ReadOptions, WriteOptions
 
@@ -102,11 +103,18 @@ class _Model:
         if self.height == self.y:
             self.height += 1
         x = 0
+        # Slots taken by cells from rows above, sorted; cells of this row always
+        # lie left of x, so one forward pass finds every first free slot.
         intervals = self.occupied()
+        k = 0
         for element in cells:
-            for x0, x1 in intervals:  # the first free slot
-                if x0 <= x <= x1:
-                    x = x1 + 1
+            while k < len(intervals) and intervals[k][1] < x:
+                k += 1
+            while k < len(intervals) and intervals[k][0] <= x:
+                x = max(x, intervals[k][1] + 1)
+                k += 1
+                while k < len(intervals) and intervals[k][1] < x:
+                    k += 1
             if x == self.width:
                 self.width += 1
             colspan = parse_non_negative(element.get("colspan"))
@@ -126,12 +134,11 @@ class _Model:
             self.height = max(self.height, self.y + rowspan)
             slot = _Slot(x, x + colspan - 1, self.y, float("inf") if grows else self.y + rowspan - 1, element,
                          element.name == "th")
-            if any(x0 <= slot.x1 and slot.x0 <= x1 for x0, x1 in intervals):
-                self.overlaps += 1
+            if k < len(intervals) and intervals[k][0] <= slot.x1:
+                self.overlaps += 1  # a table model error: two cells on one slot
             self.cells.append(slot)
-            self.active.append(slot)
-            intervals.append((slot.x0, slot.x1))
-            intervals.sort()
+            if slot.y1 > self.y:
+                self.active.append(slot)
             if grows:
                 self.growing.append(slot)
             x += colspan
@@ -237,42 +244,38 @@ def cell_text(element) -> str:
 
     walk(element)
     text = "".join(parts)
-    lines = [_WS.sub(" ", line).strip() for line in text.split("\n")]
-    # Block boundaries give single line breaks; a <br> on its own line is kept as an empty line.
-    out: list[str] = []
-    for line in lines:
-        if line or (out and out[-1]):
-            out.append(line)
-    while out and not out[-1]:
-        out.pop()
-    return "\n".join(out)
+    # Line breaks (from <br> and block boundaries) separate lines; empty lines go.
+    lines = (_WS.sub(" ", line).strip() for line in text.split("\n"))
+    return "\n".join(line for line in lines if line)
 
 
 # -- reading ---------------------------------------------------------------------------------
 
+_BOMS = ((b"\xef\xbb\xbf", "utf-8"), (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
+_META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.I)
+
+
+def decode(data: bytes) -> str:
+    """The document's text: BOM, then <meta charset> in the first 1024 bytes,
+    then UTF-8 if the bytes are valid UTF-8, else windows-1252 (what browsers
+    use for unlabelled Western pages, a superset of Latin-1)."""
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            return data[len(bom):].decode(encoding, "replace")
+    match = _META_CHARSET.search(data[:1024])
+    if match:
+        try:
+            return data.decode(match.group(1).decode("ascii"), "replace")
+        except LookupError:
+            pass
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", "replace")
+
+
 def _is_pandas(table_el) -> bool:
     return "dataframe" in (table_el.get("class") or [])
-
-
-def _drop_pandas_labels(cells: list[Cell], diagnostics: Diagnostics, index: int) -> list[Cell]:
-    top = sorted((c for c in cells if c.start_row == 0), key=lambda c: c.start_col)
-    header_ok = bool(top) and all(c.header for c in top) and [c.content for c in top] == (
-        [""] + [str(i) for i in range(len(top) - 1)])
-    rows = sorted({c.start_row for c in cells if c.start_row > 0})
-    first_col = sorted((c for c in cells if c.start_col == 0 and c.start_row > 0), key=lambda c: c.start_row)
-    index_ok = bool(first_col) and all(c.header for c in first_col) and [c.content for c in first_col] == [
-        str(i) for i in range(len(first_col))] and len(first_col) == len(rows)
-    if not (header_ok and index_ok):
-        return cells
-    kept = [c for c in cells if c.start_row > 0 and c.start_col > 0]
-    for c in kept:
-        c.start_row -= 1
-        c.end_row -= 1
-        c.start_col -= 1
-        c.end_col -= 1
-    diagnostics.info("pandas-labels", f"table {index}: pandas' default integer header row and index column "
-                                      "dropped (keep them with --keep-index)")
-    return kept
 
 
 def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Document:
@@ -280,8 +283,11 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
 
     if not data.strip():
         raise diagnostics.fail("html-empty", "the file is empty")
+    text = decode(data)
     try:
-        soup = BeautifulSoup(data, "lxml")
+        with warnings.catch_warnings():  # bs4 warns on XML-looking input; the tables are what we read
+            warnings.simplefilter("ignore")
+            soup = BeautifulSoup(text, "lxml")
     except Exception as exc:  # the parser's own failure on garbage
         raise diagnostics.fail("html-unreadable", f"cannot be parsed as HTML: {exc}") from None
     doc = Document()
@@ -320,7 +326,11 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
                     line=getattr(element, "sourceline", None),
                 )
             if _is_pandas(element) and not keep_labels:
-                cells = _drop_pandas_labels(cells, diagnostics, table_index)
+                dropped = drop_pandas_default_labels(cells)
+                if dropped is not None:
+                    cells = dropped
+                    diagnostics.info("pandas-labels", f"table {table_index}: pandas' default integer header row "
+                                                      "and index column dropped (--keep-index keeps them)")
             doc.tables.append(Table(table_index, [Region(0, explicit or page, cells=cells)]))
             table_index += 1
         if _PAGE_BREAK.search(style) and re.search(r"after", _PAGE_BREAK.search(style).group(0), re.I):

@@ -1,0 +1,45 @@
+"""Data-driven reader cases: ``tests/cases/<format>/<case>/`` holds an input
+(``input*``) and ``expected.json`` with the tables it must give. A new case is
+a new folder; no Python changes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from convertables import read
+from convertables.diagnostics import Diagnostics
+from tests.conftest import CASES
+
+FORMATS = ("html", "xlsx")
+CASE_DIRS = sorted(p for f in FORMATS if (CASES / f).is_dir() for p in (CASES / f).iterdir() if p.is_dir())
+
+
+def _input(case: Path) -> Path:
+    (found,) = [p for p in case.iterdir() if p.name.startswith("input")]
+    return found
+
+
+def _as_expected(doc) -> dict:
+    out = {"tables": []}
+    for table in doc.tables:
+        cells = sorted([c.start_row, c.start_col, c.end_row, c.end_col, c.content, c.header] for c in table.cells())
+        out["tables"].append({"page": table.page, "cells": cells})
+    return out
+
+
+@pytest.mark.parametrize("case", CASE_DIRS, ids=[f"{p.parent.name}/{p.name}" for p in CASE_DIRS])
+def test_reader_case(case: Path):
+    expected = json.loads((case / "expected.json").read_text(encoding="utf-8"))
+    diagnostics = Diagnostics()
+    doc = read(_input(case), case.parent.name, diagnostics=diagnostics)
+    got = _as_expected(doc)
+    for table in expected["tables"]:
+        table["cells"] = sorted(table["cells"])
+    assert got == {"tables": expected["tables"]}
+    for key, value in expected.get("metadata", {}).items():
+        assert doc.metadata.get(key) == value
+    for code in expected.get("diagnostics", []):
+        assert code in diagnostics.codes()
