@@ -109,6 +109,8 @@ def _convert(
     report: str,
     verbose: bool,
     quiet: bool,
+    split_blank_rows: bool = False,
+    keep_index: bool = False,
 ) -> None:
     try:
         from_format = registry.get(from_name) if from_name else None
@@ -125,7 +127,8 @@ def _convert(
         to_format.writer()
         if model not in ("auto", "structure", "region"):
             raise UsageError(f"--model must be auto, structure or region, not {model!r}")
-        read_options = ReadOptions(keep_instructions=keep_instructions, page=page)
+        extra = {"split_blank_rows": split_blank_rows, "keep_pandas_labels": keep_index}
+        read_options = ReadOptions(keep_instructions=keep_instructions, page=page, extra=extra)
         write_options = WriteOptions(model=model, keep_blank=keep_blank)  # type: ignore[arg-type]
         batch = prepare(inputs, output, from_format, to_format, read_options, write_options, force,
                         stdout=sys.stdout.buffer)
@@ -189,6 +192,8 @@ PageOpt = Annotated[Optional[int], typer.Option("--page", min=1, help="Page for 
 ReportOpt = Annotated[str, typer.Option("--format", help="Report: text (to stderr) or json (to stdout).")]
 VerboseOpt = Annotated[bool, typer.Option("--verbose", "-v", help="Show every diagnostic, info included.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="Show errors only.")]
+SplitOpt = Annotated[bool, typer.Option("--split-blank-rows", help="Excel input: split a sheet into tables at empty rows.")]
+KeepIndexOpt = Annotated[bool, typer.Option("--keep-index", help="HTML/Excel input: keep pandas' default header row and index column.")]
 
 
 @app.command()
@@ -205,6 +210,8 @@ def convert(
     report: ReportOpt = "text",
     verbose: VerboseOpt = False,
     quiet: QuietOpt = False,
+    split_blank_rows: SplitOpt = False,
+    keep_index: KeepIndexOpt = False,
 ) -> None:
     """Convert files between formats, through the canonical model.
 
@@ -216,7 +223,8 @@ def convert(
 
         convertables convert gt-json/ --to icdar -o gt-xml/ --force
     """
-    _convert(inputs, output, from_, to, force, keep_blank, model, keep_instructions, page, report, verbose, quiet)
+    _convert(inputs, output, from_, to, force, keep_blank, model, keep_instructions, page, report, verbose, quiet,
+             split_blank_rows, keep_index)
 
 
 def _shortcut(source: str, target: str) -> None:
@@ -231,9 +239,11 @@ def _shortcut(source: str, target: str) -> None:
         report: ReportOpt = "text",
         verbose: VerboseOpt = False,
         quiet: QuietOpt = False,
+        split_blank_rows: SplitOpt = False,
+        keep_index: KeepIndexOpt = False,
     ) -> None:
         _convert(inputs, output, source, target, force, keep_blank, model, keep_instructions, page, report,
-                 verbose, quiet)
+                 verbose, quiet, split_blank_rows, keep_index)
 
     status = ""
     for name in (source, target):

@@ -63,7 +63,10 @@ def read_document(
     diagnostics.file = diagnostics.file or name
     reader = fmt.reader()
     try:
-        return reader(data, diagnostics, options)
+        doc = reader(data, diagnostics, options)
+        if doc.filename is None and name and not name.startswith("<"):
+            doc.filename = Path(name).name  # formats without a document name: the file's
+        return doc
     except InputError:
         raise
     except RecursionError:

@@ -128,7 +128,11 @@ def drop_pandas_default_labels(cells: list[Cell]) -> list[Cell] | None:
     not part of the extracted table. The rest moves up and left by one.
     """
     top = sorted((c for c in cells if c.start_row == 0), key=lambda c: c.start_col)
-    if not top or [c.content or "" for c in top] != [""] + [str(i) for i in range(len(top) - 1)]:
+    corner = [c for c in top if c.start_col == 0]
+    labels = [c for c in top if c.start_col > 0]
+    if any(c.content for c in corner) or not labels:  # the corner is empty, or absent (Excel)
+        return None
+    if [(c.start_col, c.content) for c in labels] != [(i + 1, str(i)) for i in range(len(labels))]:
         return None
     body_rows = sorted({c.start_row for c in cells if c.start_row > 0})
     index = sorted((c for c in cells if c.start_col == 0 and c.start_row > 0), key=lambda c: c.start_row)

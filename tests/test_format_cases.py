@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from convertables import read
+from convertables import ReadOptions, read
 from convertables.diagnostics import Diagnostics
 from tests.conftest import CASES
 
@@ -34,7 +34,8 @@ def _as_expected(doc) -> dict:
 def test_reader_case(case: Path):
     expected = json.loads((case / "expected.json").read_text(encoding="utf-8"))
     diagnostics = Diagnostics()
-    doc = read(_input(case), case.parent.name, diagnostics=diagnostics)
+    options = ReadOptions(extra=expected.get("options", {}))
+    doc = read(_input(case), case.parent.name, options, diagnostics=diagnostics)
     got = _as_expected(doc)
     for table in expected["tables"]:
         table["cells"] = sorted(table["cells"])

@@ -3,8 +3,8 @@
 Reading (openpyxl, cached values): each worksheet is a table, its position the
 page (Nitro writes one worksheet per page), trimmed to the used area; with
 ``ReadOptions.extra["split_blank_rows"]`` a sheet splits into several tables at
-fully empty rows. Sheets named like pandas' ``page-<p>-table-<k>`` take their
-page from the name. Merged ranges become spans with the content of their
+fully empty rows. Sheets named like pandas' ``page-<p>-table-<k>``, or ``Page
+<p>`` (as this module writes them), take their page from the name. Merged ranges become spans with the content of their
 top-left cell. Hidden rows and columns are kept (an info diagnostic says so).
 Bold cells are header cells.
 
@@ -20,7 +20,7 @@ literals, ``AM/PM``). Any other format falls back to the plain value
 program that does not compute) reads as unknown content.
 
 Hostile workbooks end with a clear error before openpyxl inflates anything:
-not a zip (``xlsx-not-zip``), more than 512 MiB uncompressed or a member
+not a zip (``xlsx-not-zip``), more than 100 MiB uncompressed or a member
 inflating more than 100-fold past 16 MiB (``xlsx-bomb``).
 
 Writing: one worksheet per page ("Page 1", ...), tables on a page stacked with
@@ -30,6 +30,7 @@ an empty row between them, merges for spans, header cells bold.
 from __future__ import annotations
 
 import datetime as dt
+from decimal import ROUND_HALF_UP, Decimal
 import io
 import re
 import zipfile
@@ -39,10 +40,11 @@ from ..grid import drop_pandas_default_labels, validate_document
 from ..model import Cell, Document, Region, Table
 from ..options import ReadOptions, WriteOptions
 
-MAX_UNCOMPRESSED = 512 << 20
+MAX_UNCOMPRESSED = 100 << 20  # openpyxl holds every cell as an object: ~40x the XML in memory
 MAX_RATIO = 100
 RATIO_FLOOR = 16 << 20
 _PANDAS_SHEET = re.compile(r"^page-(\d+)-table-\d+$", re.I)
+_PAGE_SHEET = re.compile(r"^page[ _-]?(\d+)$", re.I)  # "Page 3", as this module writes
 
 
 # -- safety ----------------------------------------------------------------------------------
@@ -170,11 +172,13 @@ def display_text(value, number_format: str | None) -> tuple[str, bool]:
             return str(value), False
         if not core or not re.fullmatch(r"[0#?,]*(\.[0#?]+)?%?", core) or not re.search(r"[0#?]", core):
             return str(value), False
-        number = float(value) * (100 if core.endswith("%") else 1)
+        number = Decimal(repr(float(value))) * (100 if core.endswith("%") else 1)
         decimals = len(core.split(".")[1].rstrip("%")) if "." in core else 0
         grouping = "," in core.split(".")[0]
-        text = f"{abs(number):,.{decimals}f}" if grouping else f"{abs(number):.{decimals}f}"
-        sign = "-" if number < 0 and float(text.replace(",", "")) != 0 else ""
+        # Excel rounds halves away from zero (2.5 shows as 3), Python's format to even.
+        rounded = abs(number).quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
+        text = f"{rounded:,.{decimals}f}" if grouping else f"{rounded:.{decimals}f}"
+        sign = "-" if number < 0 and rounded != 0 else ""
         return f"{sign}{prefix}{text}{'%' if core.endswith('%') else ''}{suffix}", True
     return str(value), True
 
@@ -194,7 +198,8 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
     doc = Document(filename=None)
     for position, sheet in enumerate(workbook.worksheets):
         name_match = _PANDAS_SHEET.match(sheet.title)
-        page = int(name_match.group(1)) if name_match else (options.page or 0) + position + (0 if options.page else 1)
+        page_match = name_match or _PAGE_SHEET.match(sheet.title)
+        page = int(page_match.group(1)) if page_match else (options.page or 1) + position
         for cells in _sheet_tables(sheet, diagnostics, split):
             if not cells:
                 continue
@@ -291,6 +296,8 @@ def write(doc: Document, diagnostics: Diagnostics, options: WriteOptions = Write
             for r0, c0, r1, c1, cell in cells:
                 target = sheet.cell(row=offset + r0 + 1, column=c0 + 1)
                 target.value = cell.content if cell.content else None
+                if cell.content and cell.content.startswith("="):
+                    target.data_type = "s"  # text, not a formula
                 if cell.header:
                     target.font = bold
                 if r1 > r0 or c1 > c0:

@@ -1,0 +1,64 @@
+"""Round trips through HTML and Excel: model -> file -> model keeps every cell,
+span, text, header flag and page that the format can hold."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from convertables.diagnostics import Diagnostics
+from convertables.formats import html, xlsx
+from convertables.model import Cell, Document, Region, Table
+
+# Texts as both formats keep them: no leading/trailing or repeated whitespace
+# (HTML collapses it), no control characters.
+word = st.text(st.characters(whitelist_categories=("L", "N", "P", "S")), min_size=1, max_size=6)
+text = st.lists(word, min_size=1, max_size=3).map(" ".join) | st.sampled_from(["=SUM(A1)", "0012", "3.50", "a\nb"])
+
+
+@st.composite
+def tiled_table(draw, table_id: int, page: int) -> Table:
+    """A grid filled with non-overlapping rectangles (no holes)."""
+    rows, cols = draw(st.integers(1, 6)), draw(st.integers(1, 6))
+    taken = [[False] * cols for _ in range(rows)]
+    cells = []
+    for r in range(rows):
+        for c in range(cols):
+            if taken[r][c]:
+                continue
+            max_w = 1
+            while c + max_w < cols and not taken[r][c + max_w]:
+                max_w += 1
+            w = draw(st.integers(1, max_w))
+            h = draw(st.integers(1, rows - r))
+            for rr in range(r, r + h):
+                for cc in range(c, c + w):
+                    taken[rr][cc] = True
+            cells.append(Cell(r, c, r + h - 1, c + w - 1, draw(text), header=draw(st.booleans())))
+    return Table(table_id, [Region(0, page, cells=cells)])
+
+
+@st.composite
+def documents(draw) -> Document:
+    n = draw(st.integers(1, 3))
+    pages = sorted(draw(st.lists(st.integers(1, 5), min_size=n, max_size=n, unique=True)))
+    return Document(None, [draw(tiled_table(i, p)) for i, p in enumerate(pages)])
+
+
+def _cells(doc: Document) -> list:
+    return [(t.page, sorted((c.start_row, c.start_col, c.end_row, c.end_col, c.content, c.header) for c in t.cells()))
+            for t in doc.tables]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(documents())
+def test_html_round_trip(doc):
+    data = html.write(doc, Diagnostics())
+    assert _cells(html.read(data, Diagnostics("t.html"))) == _cells(doc)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(documents())
+def test_xlsx_round_trip(doc):
+    data = xlsx.write(doc, Diagnostics())
+    assert _cells(xlsx.read(data, Diagnostics("t.xlsx"))) == _cells(doc)
