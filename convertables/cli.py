@@ -111,6 +111,10 @@ def _convert(
     quiet: bool,
     split_blank_rows: bool = False,
     keep_index: bool = False,
+    dpi: Optional[float] = None,
+    page_height: Optional[float] = None,
+    pdf: Optional[Path] = None,
+    track: Optional[str] = None,
 ) -> None:
     try:
         from_format = registry.get(from_name) if from_name else None
@@ -129,7 +133,9 @@ def _convert(
             raise UsageError(f"--model must be auto, structure or region, not {model!r}")
         extra = {"split_blank_rows": split_blank_rows, "keep_pandas_labels": keep_index}
         read_options = ReadOptions(keep_instructions=keep_instructions, page=page, extra=extra)
-        write_options = WriteOptions(model=model, keep_blank=keep_blank)  # type: ignore[arg-type]
+        write_options = WriteOptions(model=model, keep_blank=keep_blank,  # type: ignore[arg-type]
+                                     dpi=dpi, page_height=page_height, pdf=str(pdf) if pdf else None,
+                                     extra={"track": track} if track else {})
         batch = prepare(inputs, output, from_format, to_format, read_options, write_options, force,
                         stdout=sys.stdout.buffer)
     except UsageError as exc:
@@ -193,6 +199,10 @@ ReportOpt = Annotated[str, typer.Option("--format", help="Report: text (to stder
 VerboseOpt = Annotated[bool, typer.Option("--verbose", "-v", help="Show every diagnostic, info included.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="Show errors only.")]
 SplitOpt = Annotated[bool, typer.Option("--split-blank-rows", help="Excel input: split a sheet into tables at empty rows.")]
+DpiOpt = Annotated[Optional[float], typer.Option("--dpi", min=1, help="Image resolution, to convert pixels <-> PDF points.")]
+PageHeightOpt = Annotated[Optional[float], typer.Option("--page-height", min=1, help="Page height in points, for --dpi.")]
+PdfOpt = Annotated[Optional[Path], typer.Option("--pdf", help="A PDF to take page heights from, for --dpi.")]
+TrackOpt = Annotated[Optional[str], typer.Option("--track", help="cTDaR output: A (tables) or B (cells, default).")]
 KeepIndexOpt = Annotated[bool, typer.Option("--keep-index", help="HTML/Excel input: keep pandas' default header row and index column.")]
 
 
@@ -212,6 +222,10 @@ def convert(
     quiet: QuietOpt = False,
     split_blank_rows: SplitOpt = False,
     keep_index: KeepIndexOpt = False,
+    dpi: DpiOpt = None,
+    page_height: PageHeightOpt = None,
+    pdf: PdfOpt = None,
+    track: TrackOpt = None,
 ) -> None:
     """Convert files between formats, through the canonical model.
 
@@ -224,7 +238,7 @@ def convert(
         convertables convert gt-json/ --to icdar -o gt-xml/ --force
     """
     _convert(inputs, output, from_, to, force, keep_blank, model, keep_instructions, page, report, verbose, quiet,
-             split_blank_rows, keep_index)
+             split_blank_rows, keep_index, dpi, page_height, pdf, track)
 
 
 def _shortcut(source: str, target: str) -> None:
@@ -241,9 +255,13 @@ def _shortcut(source: str, target: str) -> None:
         quiet: QuietOpt = False,
         split_blank_rows: SplitOpt = False,
         keep_index: KeepIndexOpt = False,
+        dpi: DpiOpt = None,
+        page_height: PageHeightOpt = None,
+        pdf: PdfOpt = None,
+        track: TrackOpt = None,
     ) -> None:
         _convert(inputs, output, source, target, force, keep_blank, model, keep_instructions, page, report,
-                 verbose, quiet, split_blank_rows, keep_index)
+                 verbose, quiet, split_blank_rows, keep_index, dpi, page_height, pdf, track)
 
     status = ""
     for name in (source, target):

@@ -138,3 +138,25 @@ def iou_matrix(gt: list[BBox | None], result: list[BBox | None]):
 
 def polygon_iou(a: BBox | None, b: BBox | None) -> float:
     return float(iou_matrix([a], [b])[0, 0])
+
+
+def convert_document(doc, target: Frame, frame_of_page) -> tuple[object, int]:
+    """A copy of ``doc`` with every box in ``target``; ``frame_of_page(page)``
+    gives the :class:`PageFrame` of a page (or None: that page's boxes stay).
+    Returns the copy and the number of boxes left unconverted."""
+    import copy
+
+    doc = copy.deepcopy(doc)
+    left = 0
+    for table in doc.tables:
+        for region in table.regions:
+            page = frame_of_page(region.page)
+            for holder in [region, *region.cells]:
+                box = holder.bbox
+                if box is None or box.frame is target:
+                    continue
+                if page is None:
+                    left += 1
+                    continue
+                holder.bbox = convert_box(box, target, page)
+    return doc, left

@@ -27,4 +27,9 @@ class WriteOptions:
     ``auto``: structure when any region has cells."""
     keep_blank: bool = False
     """ICDAR 2013 has no blank cells; keep them anyway (with their whitespace)."""
+    dpi: float | None = None
+    """Converting between image pixels and PDF points: the image's resolution."""
+    page_height: float | None = None
+    """... and the page height in points (or ``pdf``: a PDF to read page heights from)."""
+    pdf: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)

@@ -38,6 +38,8 @@ class Format:
     binary: bool = False
     pending: str | None = None
     """Why a capability is missing, e.g. where it is being built."""
+    native_frame: str | None = None
+    """The coordinate frame the format's boxes are in (``pdf``, ``image``), if it has boxes."""
 
     def load(self) -> ModuleType:
         return importlib.import_module(f"convertables.formats.{self.module}")
@@ -107,17 +109,17 @@ FORMATS: dict[str, Format] = {
     f.name: f
     for f in (
         Format("icdar", "ICDAR 2013 region and cell-structure XML", "icdar", (".xml",), True, True,
-               ("region", "structure"), _is_icdar),
+               ("region", "structure"), _is_icdar, native_frame="pdf"),
         Format("html", "HTML tables (also FineReader, Acrobat and pandas exports)", "html",
                (".html", ".htm", ".xhtml"), True, True, ("structure",), _is_html),
         Format("xlsx", "Excel workbooks (also Nitro 'To Excel' and pandas exports)", "xlsx", (".xlsx", ".xlsm"),
                True, True, ("structure",), _is_xlsx, binary=True),
         Format("ctdar", "ICDAR 2019 cTDaR XML (Track A and B, and results)", "ctdar", (".xml",), True, True,
-               ("region", "structure"), _is_ctdar),
+               ("region", "structure"), _is_ctdar, native_frame="image"),
         Format("marmot", "Marmot dataset page XML", "marmot", (".xml",), False, False,
-               ("region",), _is_marmot, pending="the Marmot reader is not built yet (issue 4)"),
+               ("region",), _is_marmot, pending="the Marmot reader is not built yet (issue 4)", native_frame="pdf"),
         Format("pod", "ICDAR 2017 POD neighbour-annotated structure XML", "pod", (".xml",), False, False,
-               ("structure",), _is_pod, pending="the POD reader is not built yet (issue 4)"),
+               ("structure",), _is_pod, pending="the POD reader is not built yet (issue 4)", native_frame="image"),
         Format("json", "convertables canonical JSON", "canonical_json", (".json",), True, True,
                ("region", "structure"), _is_json),
     )

@@ -1,0 +1,47 @@
+"""Coordinate frames: conversions on known numbers, and through the CLI."""
+
+from __future__ import annotations
+
+import pytest
+from lxml import etree
+
+from convertables.geometry import PageFrame, convert_box
+from convertables.model import BBox, Frame
+from tests.test_cli import invoke
+from tests.conftest import ROOT
+
+A4 = PageFrame(dpi=300, page_height_pt=842)
+
+
+def test_a_300_dpi_pixel_box_on_an_a4_page():
+    # 300 dpi: 1 px = 0.24 pt. Pixel box (100, 200)-(400, 300), origin top-left.
+    pdf = convert_box(BBox(100, 200, 400, 300, Frame.IMAGE), Frame.PDF, A4)
+    assert (pdf.x1, pdf.y1, pdf.x2, pdf.y2) == pytest.approx((24, 842 - 72, 96, 842 - 48))
+    assert pdf.frame is Frame.PDF
+    back = convert_box(pdf, Frame.IMAGE, A4)
+    assert (back.x1, back.y1, back.x2, back.y2) == pytest.approx((100, 200, 400, 300))
+
+
+def test_polygons_convert_point_by_point():
+    quad = ((0, 0), (300, 0), (300, 150), (0, 150))
+    pdf = convert_box(BBox(0, 0, 300, 150, Frame.IMAGE, quad), Frame.PDF, A4)
+    flat = [v for point in pdf.polygon for v in point]
+    assert flat == pytest.approx([0, 842, 72, 842, 72, 806, 0, 806])
+
+
+def test_the_cli_converts_frames_when_told_how(tmp_path):
+    sample = ROOT / "samples" / "ctdar" / "sample.xml"
+    out = tmp_path / "sample-str.xml"
+    result = invoke("ctdar2icdar", sample, "-o", out, "--dpi", "300", "--page-height", "842")
+    assert result.exit_code == 0 and "frame-foreign" not in result.output
+    box = etree.parse(str(out)).find(".//region/bounding-box")
+    assert float(box.get("x1")) == pytest.approx(24) and float(box.get("y2")) == pytest.approx(842 - 196 * 0.24)
+    back = tmp_path / "back.xml"
+    assert invoke("icdar2ctdar", out, "-o", back, "--dpi", "300", "--page-height", "842").exit_code == 0
+    points = etree.parse(str(back)).find(".//table/Coords").get("points").split()
+    # ICDAR 2013 keeps boxes, not polygons: the outline comes back as the envelope
+    assert [tuple(round(float(v), 6) for v in p.split(",")) for p in points] == [
+        (100, 196), (702, 196), (702, 404), (100, 404)]
+    # without what a conversion needs, the file keeps its frame and says so
+    result = invoke("ctdar2icdar", sample, "-o", tmp_path / "raw-str.xml")
+    assert result.exit_code == 0 and "frame-foreign" in result.output
