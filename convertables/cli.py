@@ -308,6 +308,50 @@ def formats(report: ReportOpt = "text") -> None:
 
 
 @app.command()
+def check(
+    paths: Annotated[list[Path], typer.Argument(help="Files or folders to check.", show_default=False)],
+    gt: Annotated[Optional[Path], typer.Option("--gt", help="Ground-truth folder: also check pairing.")] = None,
+    model: Annotated[Optional[str], typer.Option("--model", help="ICDAR 2013: region or structure (default: by content).")] = None,
+    pdf_dir: Annotated[Optional[Path], typer.Option("--pdf-dir", help="Folder of the PDFs: check pages and boxes.")] = None,
+    report: Annotated[str, typer.Option("--format", help="text, json or github (workflow annotations).")] = "text",
+    strict: Annotated[bool, typer.Option("--strict", help="Fail on warnings too.")] = False,
+    quiet: QuietOpt = False,
+) -> None:
+    """Pre-flight checks of submissions or ground truth (SPEC 4).
+
+    Exit codes: 0 no errors (warnings allowed), 1 errors (or warnings with --strict), 2 usage.
+
+    Examples:
+
+        convertables check submission/ --gt gt/
+
+        convertables check gt/ --pdf-dir pdf/ --format github
+    """
+    from .check import REPORTERS, CheckOptions, check_paths
+
+    if report not in REPORTERS:
+        typer.echo(f"error: --format is text, json or github, not {report!r}", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    if model not in (None, "region", "structure"):
+        typer.echo(f"error: --model is region or structure, not {model!r}", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    try:
+        findings = check_paths(paths, CheckOptions(model=model, pdf_dir=pdf_dir, gt=gt))
+    except UsageError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    shown = [f for f in findings if not quiet or f.severity is Severity.ERROR]
+    if report == "text" and quiet:
+        shown = [f for f in shown if f.severity is not Severity.INFO]
+    sys.stdout.write(REPORTERS[report](shown))
+    errors = sum(1 for f in findings if f.severity is Severity.ERROR)
+    warnings = sum(1 for f in findings if f.severity is Severity.WARNING)
+    if report == "text":
+        typer.echo(f"{errors} error(s), {warnings} warning(s)", err=True)
+    raise typer.Exit(EXIT_FAILED if errors or (strict and warnings) else EXIT_OK)
+
+
+@app.command()
 def score(
     gt: Annotated[Path, typer.Option("--gt", help="Ground-truth file or folder.", show_default=False)],
     result: Annotated[Path, typer.Option("--result", help="Result file or folder (any readable format).",

@@ -215,7 +215,8 @@ class _Reader:
                 )
             page = 1
         else:
-            page = self._int(el, "page", default=1) or 1
+            page = self._int(el, "page", default=1)
+            page = 1 if page is None else page
             if page < 1:
                 self.diagnostics.error("bad-number", "<region> page must be 1 or more; read as 1", line=el.sourceline)
                 page = 1

@@ -1,0 +1,306 @@
+"""Pre-flight checks (SPEC 4): is a submission, or a ground truth, well-formed?
+
+Layers, for each file:
+
+1. it parses (XML through the safe parser; every other format through its reader);
+2. ICDAR 2013 XML: it meets our XSD of the region or the structure model
+   (chosen by content: cells make a structure file; or ``model``);
+   canonical JSON: every finding of its JSON Schema;
+3. the reader's own findings (bad numbers, inverted boxes, unknown attributes,
+   cells that share a slot...), with file and line;
+4. rules on the document: cells inside their region's box, boxes inside the
+   page and pages that exist (with the PDFs at hand), coordinates that look like
+   another frame, file names that say the model, empty contents;
+5. with a ground-truth folder: every ground-truth document has a result and
+   every result a ground truth, and result boxes lie where the ground truth's do.
+
+Findings are :class:`~convertables.diagnostics.Diagnostic` values; their codes
+are documented in ``docs/diagnostics.md``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from . import files, registry
+from .diagnostics import Diagnostic, Diagnostics, InputError, Severity, UsageError
+from .model import Document, Frame
+from .options import ReadOptions
+from .validation import validate_json, validate_xml
+from .xmlsafe import parse_xml
+
+TOLERANCE_PT = 2.0
+"""How far (in points) a box may stick out of its region or page before it is reported."""
+
+# Reader findings that are errors for a submission, whatever the reader made of them.
+_ESCALATE = {"slot-overlap": Severity.ERROR, "duplicate-id": Severity.WARNING, "missing-attribute": Severity.WARNING}
+_RANK = {Severity.INFO: 0, Severity.WARNING: 1, Severity.ERROR: 2}
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    model: str | None = None
+    pdf_dir: Path | None = None
+    gt: Path | None = None
+
+
+def _finding(code: str, severity: Severity, message: str, file: Path | str, line: int | None = None,
+             hint: str | None = None) -> Diagnostic:
+    return Diagnostic(code, severity, message, str(file), line, None, hint)
+
+
+def _model_by_content(root) -> str:
+    return "structure" if next(root.iter("cell"), None) is not None else "region"
+
+
+def check_file(path: Path, options: CheckOptions = CheckOptions()) -> tuple[list[Diagnostic], Document | None]:
+    """Every finding for one file, and its document (None when it cannot be read)."""
+    diagnostics = Diagnostics(str(path))
+    try:
+        data = files.read_bytes_of(path)
+        fmt = files.detect_format(path, data)
+        if fmt.name == "icdar":
+            root = parse_xml(data, diagnostics)
+            model = options.model or _model_by_content(root)
+            diagnostics.extend(validate_xml(root, model, str(path)))
+        elif fmt.name == "json":
+            try:
+                diagnostics.extend(validate_json(json.loads(data), str(path)))
+            except (ValueError, RecursionError):
+                pass  # the reader says what is wrong
+        doc = files.read_document(data, fmt, str(path), ReadOptions(), diagnostics)
+    except InputError as exc:
+        diagnostics.items.append(exc.diagnostic)
+        return _escalated(diagnostics.items), None
+    except UsageError as exc:
+        diagnostics.error("format-unavailable", str(exc))
+        return diagnostics.items, None
+    if fmt.name == "icdar":
+        _name_rules(path, doc, diagnostics)
+    _document_rules(path, doc, options, diagnostics)
+    return _escalated(diagnostics.items), doc
+
+
+def _escalated(items: list[Diagnostic]) -> list[Diagnostic]:
+    out = []
+    for d in items:
+        severity = _ESCALATE.get(d.code)
+        raise_it = severity is not None and _RANK[severity] > _RANK[d.severity]  # raised, never lowered
+        out.append(replace(d, severity=severity) if raise_it else d)
+    return out
+
+
+def _name_rules(path: Path, doc: Document, diagnostics: Diagnostics) -> None:
+    from .score.pairing import model_of
+
+    named = model_of(path)
+    actual = "structure" if doc.has_cells else "region"
+    if named is None:
+        diagnostics.warning(
+            "file-name", f"the name does not say the model; a {actual} file is named <doc>-"
+                         f"{'str' if actual == 'structure' else 'reg'}-result.xml",
+            hint="the competition paired results with ground truth by these names",
+        )
+    elif named != actual and doc.tables:
+        diagnostics.warning("file-name", f"the name says {named} model, the content is the {actual} model")
+
+
+def _boxes(doc: Document):
+    for table in doc.tables:
+        for region in table.regions:
+            if region.bbox is not None:
+                yield table, region, region.bbox, None
+            for cell in region.cells:
+                if cell.bbox is not None:
+                    yield table, region, cell.bbox, cell
+
+
+def _document_rules(path: Path, doc: Document, options: CheckOptions, diagnostics: Diagnostics) -> None:
+    pdf_boxes = [b for _, _, b, _ in _boxes(doc) if b.frame is Frame.PDF]
+    if pdf_boxes and any(min(b.x1, b.y1) < -TOLERANCE_PT for b in pdf_boxes):
+        diagnostics.warning(
+            "frame-suspect", "negative coordinates: these boxes look like another frame than PDF points "
+                             "(origin bottom-left)", hint="convert with --dpi and --page-height, or check the y axis",
+        )
+    for table in doc.tables:
+        for region in table.regions:
+            where = f"table {table.id}, region {region.id}"
+            empty = sum(1 for c in region.cells if c.content is not None and not c.content.strip())
+            if empty:
+                diagnostics.warning("empty-content", f"{where}: {empty} cell(s) with empty content "
+                                                     "(the structure metric ignores them)")
+            if region.bbox is None:
+                continue
+            outside = [c for c in region.cells if c.bbox is not None and c.bbox.frame is region.bbox.frame and (
+                c.bbox.x1 < region.bbox.x1 - TOLERANCE_PT or c.bbox.y1 < region.bbox.y1 - TOLERANCE_PT
+                or c.bbox.x2 > region.bbox.x2 + TOLERANCE_PT or c.bbox.y2 > region.bbox.y2 + TOLERANCE_PT)]
+            if outside:
+                diagnostics.warning("cell-outside-region", f"{where}: {len(outside)} cell box(es) reach outside "
+                                                           f"the region's box by more than {TOLERANCE_PT:g}")
+    if options.pdf_dir is not None and pdf_boxes:
+        _page_rules(path, doc, options.pdf_dir, diagnostics)
+
+
+def _pdf_for(path: Path, doc: Document, pdf_dir: Path) -> Path | None:
+    from .score.pairing import alternative_base, document_key
+
+    key = document_key(path)
+    for name in (key, alternative_base(key) + "a", alternative_base(key), Path(doc.filename or "").stem):
+        if name and (pdf_dir / f"{name}.pdf").is_file():
+            return pdf_dir / f"{name}.pdf"
+    return None
+
+
+def _page_rules(path: Path, doc: Document, pdf_dir: Path, diagnostics: Diagnostics) -> None:
+    from .pdf import page_sizes
+
+    pdf = _pdf_for(path, doc, pdf_dir)
+    if pdf is None:
+        diagnostics.info("pdf-missing", f"no PDF for this document in {pdf_dir}; page checks skipped")
+        return
+    try:
+        sizes = page_sizes(pdf)
+    except InputError as exc:
+        diagnostics.items.append(exc.diagnostic)
+        return
+    reported: set[tuple] = set()
+    for table, region, box, _cell in _boxes(doc):
+        if box.frame is not Frame.PDF:
+            continue
+        if region.page > len(sizes):
+            if ("page", region.page) not in reported:
+                reported.add(("page", region.page))
+                diagnostics.error("page-missing", f"table {table.id} is on page {region.page}; {pdf.name} has "
+                                                  f"{len(sizes)} page(s)")
+            continue
+        width, height = sizes[region.page - 1]
+        if (box.x1 < -TOLERANCE_PT or box.y1 < -TOLERANCE_PT or box.x2 > width + TOLERANCE_PT
+                or box.y2 > height + TOLERANCE_PT) and ("box", table.id) not in reported:
+            reported.add(("box", table.id))
+            diagnostics.warning(
+                "box-outside-page", f"table {table.id} has boxes outside page {region.page} "
+                                    f"({width:g} x {height:g} pt)",
+                hint="image pixels or a flipped y axis instead of PDF points?",
+            )
+
+
+# -- many files, and pairing with ground truth -------------------------------------------------
+
+def collect(paths: list[Path]) -> list[Path]:
+    suffixes = tuple(registry.input_suffixes())
+    found = []
+    for path in paths:
+        if not path.exists():
+            raise UsageError(f"{path}: no such file or folder")
+        if path.is_dir():
+            found.extend(sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in suffixes
+                                and not p.name.startswith(".")))
+        else:
+            found.append(path)
+    return found
+
+
+def check_paths(paths: list[Path], options: CheckOptions = CheckOptions()) -> list[Diagnostic]:
+    findings: list[Diagnostic] = []
+    checked = collect(paths)
+    documents: dict[Path, Document] = {}
+    for path in checked:
+        file_findings, doc = check_file(path, options)
+        findings.extend(file_findings)
+        if doc is not None:
+            documents[path] = doc
+    if options.gt is not None:
+        findings.extend(_pairing_rules(checked, documents, options.gt))
+    return findings
+
+
+def _pairing_rules(results: list[Path], documents: dict[Path, Document], gt: Path) -> list[Diagnostic]:
+    from .score.pairing import pair
+
+    if not gt.is_dir():
+        raise UsageError(f"{gt}: --gt needs a folder")
+    gt_files = collect([gt])
+    out = []
+    for model in ("structure", "region"):
+        from .score.pairing import model_of
+
+        gts = [p for p in gt_files if model_of(p) in (model, None)]
+        res = [p for p in results if model_of(p) in (model, None)]
+        if not gts or not res:
+            continue
+        pairing = pair(gts, res)
+        for path in pairing.unpaired_gt:
+            out.append(_finding("gt-without-result", Severity.ERROR,
+                                f"no result for this ground truth ({model} model)", path))
+        for path in pairing.unpaired_results:
+            out.append(_finding("result-without-gt", Severity.WARNING,
+                                f"no ground truth for this result ({model} model)", path))
+        for p in pairing.pairs:
+            if p.result_file is None or p.result_file not in documents:
+                continue
+            try:
+                gt_doc = files.read(p.gt_files[0])
+            except InputError:
+                continue
+            out.extend(_frame_against_gt(p.result_file, documents[p.result_file], gt_doc))
+    return out
+
+
+def _frame_against_gt(path: Path, result: Document, gt: Document) -> list[Diagnostic]:
+    """Result boxes far from every ground-truth box on their page: another frame?"""
+    from .geometry import envelope
+
+    def page_envelopes(doc: Document) -> dict[int, object]:
+        pages: dict[int, list] = {}
+        for _, region, box, _ in _boxes(doc):
+            if box.frame is Frame.PDF:
+                pages.setdefault(region.page, []).append(box)
+        return {page: envelope(boxes) for page, boxes in pages.items()}
+
+    gt_pages, result_pages = page_envelopes(gt), page_envelopes(result)
+    for page, box in result_pages.items():
+        target = gt_pages.get(page)
+        if target is None:
+            continue
+        if box.x2 < target.x1 or box.x1 > target.x2 or box.y2 < target.y1 or box.y1 > target.y2:
+            return [_finding(
+                "frame-mismatch", Severity.WARNING,
+                f"on page {page} the result's boxes ({box.x1:g},{box.y1:g})-({box.x2:g},{box.y2:g}) do not "
+                f"overlap the ground truth's ({target.x1:g},{target.y1:g})-({target.x2:g},{target.y2:g})",
+                path, hint="another coordinate frame? (PDF points, origin bottom-left)",
+            )]
+    return []
+
+
+# -- reporters ---------------------------------------------------------------------------------
+
+def report_text(findings: list[Diagnostic]) -> str:
+    """``file:line:col: severity CODE message`` (line and column where known)."""
+    return "".join(d.format() + "\n" for d in findings)
+
+
+def report_json(findings: list[Diagnostic]) -> str:
+    counts = {s.value: sum(1 for d in findings if d.severity is s) for s in Severity}
+    return json.dumps({"findings": [d.as_dict() for d in findings], "counts": counts}, indent=1) + "\n"
+
+
+def _escape_github(value: str) -> str:
+    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def report_github(findings: list[Diagnostic]) -> str:
+    level = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
+    lines = []
+    for d in findings:
+        where = f"file={_escape_github(d.file or '').replace(',', '%2C')}"
+        if d.line:
+            where += f",line={d.line}"
+            if d.column:
+                where += f",col={d.column}"
+        lines.append(f"::{level[d.severity]} {where},title={d.code}::{_escape_github(d.message)}\n")
+    return "".join(lines)
+
+
+REPORTERS = {"text": report_text, "json": report_json, "github": report_github}

@@ -1,0 +1,90 @@
+"""Pre-flight checks: example files under tests/cases/check/ named
+``<code>--<what>.<ext>`` must produce ``<code>`` (as an error or a warning);
+``ok--<what>.<ext>`` must produce neither. A new case is a new file."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from convertables.check import CheckOptions, check_paths
+from convertables.diagnostics import Severity
+from tests.conftest import CASES, ROOT, corpus_path
+from tests.test_cli import invoke
+
+CHECK_CASES = sorted((CASES / "check").iterdir())
+
+
+@pytest.mark.parametrize("case", CHECK_CASES, ids=[p.name for p in CHECK_CASES])
+def test_check_case(case: Path):
+    code = case.name.split("--")[0]
+    findings = [f for f in check_paths([case]) if f.severity is not Severity.INFO]
+    if code == "ok":
+        assert findings == []
+    else:
+        assert code in {f.code for f in findings}, [f.format() for f in findings]
+        assert all(f.file == str(case) for f in findings)
+
+
+def test_every_emitted_code_is_documented():
+    source = "\n".join(p.read_text() for p in (ROOT / "convertables").rglob("*.py"))
+    emitted = set(re.findall(r'\.(?:error|warning|info|fail|add)\(\s*"([a-z0-9-]+)"', source))
+    emitted |= set(re.findall(r'(?:Diagnostic|_finding|_fail|_error)\(\s*"([a-z0-9-]+)"', source))
+    emitted |= set(re.findall(r'error ([a-z]+(?:-[a-z]+)+) \{', source))  # codes in preformatted lines
+    documented = set(re.findall(r"^\| `([a-z0-9-]+)`", (ROOT / "docs" / "diagnostics.md").read_text(), re.M))
+    assert len(emitted) > 40
+    assert emitted - documented == set()
+
+
+def test_reporters_and_exit_codes(tmp_path):
+    bad = CASES / "check" / "slot-overlap--two-cells-one-slot-str-result.xml"
+    clean = CASES / "check" / "ok--clean-str-result.xml"
+    warn = CASES / "check" / "duplicate-id--repeated-ids-str-result.xml"
+    result = invoke("check", bad)
+    assert result.exit_code == 1
+    assert f"{bad}:6: error slot-overlap" in result.output
+    assert invoke("check", clean).exit_code == 0
+    assert invoke("check", warn).exit_code == 0 and invoke("check", warn, "--strict").exit_code == 1
+    report = json.loads(invoke("check", bad, "--format", "json").stdout)
+    item = next(f for f in report["findings"] if f["code"] == "slot-overlap")
+    assert {k: item[k] for k in ("code", "severity", "file", "line")} == {
+        "code": "slot-overlap", "severity": "error", "file": str(bad), "line": 6}
+    github = invoke("check", bad, "--format", "github").stdout
+    assert f"::error file={bad},line=6,title=slot-overlap::" in github
+    assert invoke("check", tmp_path / "nope").exit_code == 2
+    assert invoke("check", clean, "--format", "yaml").exit_code == 2
+
+
+def test_pairing_with_ground_truth(tmp_path):
+    gt, res = tmp_path / "gt", tmp_path / "res"
+    gt.mkdir()
+    res.mkdir()
+    clean = (CASES / "check" / "ok--clean-str-result.xml").read_text()
+    for name in ("a-str.xml", "b-str.xml"):
+        (gt / name).write_text(clean)
+    (res / "a-str-result.xml").write_text(clean)
+    (res / "c-str-result.xml").write_text(clean)
+    codes = {(f.code, Path(f.file).name) for f in check_paths([res], CheckOptions(gt=gt))}
+    assert ("gt-without-result", "b-str.xml") in codes
+    assert ("result-without-gt", "c-str-result.xml") in codes
+    moved = clean.replace('y1="700"', 'y1="-100"').replace('y2="712"', 'y2="-90"')
+    (res / "a-str-result.xml").write_text(moved)
+    codes = {f.code for f in check_paths([res / "a-str-result.xml"], CheckOptions(gt=gt))}
+    assert "frame-mismatch" in codes
+
+
+def test_the_real_ground_truth_defects_are_found():
+    gt = corpus_path("icdar2013", "gt")
+    findings = check_paths([gt], CheckOptions(pdf_dir=corpus_path("icdar2013", "pdf")))
+    errors = {(Path(f.file).name, f.code, f.line) for f in findings if f.severity is Severity.ERROR}
+    assert errors == {
+        ("us-002-str.xml", "xsd", 1656),
+        ("us-018-str.xml", "xsd", 7902),
+        ("us-018-str.xml", "bad-number", 7902),
+    }
+    found = {(Path(f.file).name, f.code, f.line) for f in findings}
+    assert ("us-002-str.xml", "unknown-attribute", 1656) in found
+    assert ("us-035a-str.xml", "box-inverted", 338) in found and ("us-035b-str.xml", "box-inverted", 338) in found
