@@ -118,8 +118,8 @@ FORMATS: dict[str, Format] = {
                ("region", "structure"), _is_ctdar, native_frame="image"),
         Format("marmot", "Marmot dataset page XML", "marmot", (".xml",), False, False,
                ("region",), _is_marmot, pending="the Marmot reader is not built yet (issue 4)", native_frame="pdf"),
-        Format("pod", "ICDAR 2017 POD neighbour-annotated structure XML", "pod", (".xml",), False, False,
-               ("structure",), _is_pod, pending="the POD reader is not built yet (issue 4)", native_frame="image"),
+        Format("pod", "ICDAR 2017 POD neighbour-annotated structure XML", "pod", (".xml",), True, False,
+               ("structure",), _is_pod, native_frame="image"),
         Format("json", "convertables canonical JSON", "canonical_json", (".json",), True, True,
                ("region", "structure"), _is_json),
     )

@@ -103,7 +103,7 @@ def test_batch_report_as_json(tmp_path: Path):
         (("convert", SAMPLE, "--to", "nope"), "unknown format"),
         (("convert", SAMPLE), "--to"),
         (("convert", SAMPLE, SAMPLE, "--to", "json"), "-o FOLDER"),
-        (("pod2icdar", SAMPLE), "not built yet"),
+        (("icdar2pod", SAMPLE), "No such command"),
         (("icdar2xlsx", SAMPLE), "binary format: pass -o FILE"),
         (("marmot2icdar", SAMPLE), "not built yet"),
     ],
