@@ -115,6 +115,8 @@ def _convert(
     page_height: Optional[float] = None,
     pdf: Optional[Path] = None,
     track: Optional[str] = None,
+    with_caption: bool = False,
+    with_footnote: bool = False,
 ) -> None:
     try:
         from_format = registry.get(from_name) if from_name else None
@@ -131,7 +133,8 @@ def _convert(
         to_format.writer()
         if model not in ("auto", "structure", "region"):
             raise UsageError(f"--model must be auto, structure or region, not {model!r}")
-        extra = {"split_blank_rows": split_blank_rows, "keep_pandas_labels": keep_index}
+        extra = {"split_blank_rows": split_blank_rows, "keep_pandas_labels": keep_index,
+                 "with_caption": with_caption, "with_footnote": with_footnote}
         read_options = ReadOptions(keep_instructions=keep_instructions, page=page, extra=extra)
         write_options = WriteOptions(model=model, keep_blank=keep_blank,  # type: ignore[arg-type]
                                      dpi=dpi, page_height=page_height, pdf=str(pdf) if pdf else None,
@@ -202,6 +205,8 @@ SplitOpt = Annotated[bool, typer.Option("--split-blank-rows", help="Excel input:
 DpiOpt = Annotated[Optional[float], typer.Option("--dpi", min=1, help="Image resolution, to convert pixels <-> PDF points.")]
 PageHeightOpt = Annotated[Optional[float], typer.Option("--page-height", min=1, help="Page height in points, for --dpi.")]
 PdfOpt = Annotated[Optional[Path], typer.Option("--pdf", help="A PDF to take page heights from, for --dpi.")]
+CaptionOpt = Annotated[bool, typer.Option("--with-caption", help="Marmot input: widen tables by their caption.")]
+FootnoteOpt = Annotated[bool, typer.Option("--with-footnote", help="Marmot input: widen tables by their footnote.")]
 TrackOpt = Annotated[Optional[str], typer.Option("--track", help="cTDaR output: A (tables) or B (cells, default).")]
 KeepIndexOpt = Annotated[bool, typer.Option("--keep-index", help="HTML/Excel input: keep pandas' default header row and index column.")]
 
@@ -226,6 +231,8 @@ def convert(
     page_height: PageHeightOpt = None,
     pdf: PdfOpt = None,
     track: TrackOpt = None,
+    with_caption: CaptionOpt = False,
+    with_footnote: FootnoteOpt = False,
 ) -> None:
     """Convert files between formats, through the canonical model.
 
@@ -238,7 +245,7 @@ def convert(
         convertables convert gt-json/ --to icdar -o gt-xml/ --force
     """
     _convert(inputs, output, from_, to, force, keep_blank, model, keep_instructions, page, report, verbose, quiet,
-             split_blank_rows, keep_index, dpi, page_height, pdf, track)
+             split_blank_rows, keep_index, dpi, page_height, pdf, track, with_caption, with_footnote)
 
 
 def _shortcut(source: str, target: str) -> None:
@@ -259,9 +266,12 @@ def _shortcut(source: str, target: str) -> None:
         page_height: PageHeightOpt = None,
         pdf: PdfOpt = None,
         track: TrackOpt = None,
+        with_caption: CaptionOpt = False,
+        with_footnote: FootnoteOpt = False,
     ) -> None:
         _convert(inputs, output, source, target, force, keep_blank, model, keep_instructions, page, report,
-                 verbose, quiet, split_blank_rows, keep_index, dpi, page_height, pdf, track)
+                 verbose, quiet, split_blank_rows, keep_index, dpi, page_height, pdf, track, with_caption,
+                 with_footnote)
 
     status = ""
     for name in (source, target):

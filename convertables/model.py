@@ -132,15 +132,29 @@ class Table:
         return [cell for region in self.regions for cell in region.cells]
 
 
+@dataclass(frozen=True, slots=True)
+class TextItem:
+    """A unit object of a page (a character, for the region metrics): its box and text.
+
+    Marmot files carry them (their ``Char`` leaves); for PDFs, the scorer
+    extracts them itself.
+    """
+
+    bbox: BBox
+    text: str = ""
+
+
 @dataclass(slots=True)
 class Page:
-    """What is known of a page: its size in ``frame`` units, and the DPI for images."""
+    """What is known of a page: its size in ``frame`` units, the DPI for images,
+    and its unit objects where the source has them."""
 
     number: int
     width: float | None = None
     height: float | None = None
     frame: Frame = Frame.PDF
     dpi: float | None = None
+    items: list[TextItem] = field(default_factory=list)
 
 
 @dataclass(slots=True)

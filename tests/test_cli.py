@@ -105,7 +105,7 @@ def test_batch_report_as_json(tmp_path: Path):
         (("convert", SAMPLE, SAMPLE, "--to", "json"), "-o FOLDER"),
         (("icdar2pod", SAMPLE), "No such command"),
         (("icdar2xlsx", SAMPLE), "binary format: pass -o FILE"),
-        (("marmot2icdar", SAMPLE), "not built yet"),
+
     ],
 )
 def test_usage_errors_exit_2_with_one_line(args, message):

@@ -14,7 +14,7 @@ import math
 from ..diagnostics import Diagnostics
 from ..geometry import ordered
 from ..grid import validate_document
-from ..model import BBox, Cell, Document, Frame, Instruction, Page, Region, Table
+from ..model import BBox, Cell, Document, Frame, Instruction, Page, Region, Table, TextItem
 from ..options import ReadOptions, WriteOptions
 from ..validation import first_json_error
 
@@ -75,10 +75,12 @@ def to_data(doc: Document) -> dict:
     if doc.metadata:
         data["metadata"] = dict(doc.metadata)
     if doc.pages:
-        data["pages"] = [
-            {"number": p.number, "width": p.width, "height": p.height, "frame": p.frame.value, "dpi": p.dpi}
-            for p in doc.pages
-        ]
+        data["pages"] = []
+        for p in doc.pages:
+            page = {"number": p.number, "width": p.width, "height": p.height, "frame": p.frame.value, "dpi": p.dpi}
+            if p.items:
+                page["items"] = [{"bbox": _box(i.bbox), "text": i.text} for i in p.items]
+            data["pages"].append(page)
     data["tables"] = [{"id": t.id, "regions": [_region(r) for r in t.regions]} for t in doc.tables]
     return data
 
@@ -105,8 +107,9 @@ def from_data(data: dict) -> Document:
     """Build the model from data already validated against the JSON Schema."""
     doc = Document(filename=data.get("filename"), metadata=dict(data.get("metadata", {})))
     for p in data.get("pages", []):
+        items = [TextItem(_box_from(i["bbox"]), i.get("text", "")) for i in p.get("items", [])]
         doc.pages.append(
-            Page(p["number"], p.get("width"), p.get("height"), Frame(p.get("frame", "pdf")), p.get("dpi"))
+            Page(p["number"], p.get("width"), p.get("height"), Frame(p.get("frame", "pdf")), p.get("dpi"), items)
         )
     for t in data["tables"]:
         table = Table(id=t["id"])
