@@ -143,20 +143,12 @@ def _document_rules(path: Path, doc: Document, options: CheckOptions, diagnostic
         _page_rules(path, doc, options.pdf_dir, diagnostics)
 
 
-def _pdf_for(path: Path, doc: Document, pdf_dir: Path) -> Path | None:
-    from .score.pairing import alternative_base, document_key
-
-    key = document_key(path)
-    for name in (key, alternative_base(key) + "a", alternative_base(key), Path(doc.filename or "").stem):
-        if name and (pdf_dir / f"{name}.pdf").is_file():
-            return pdf_dir / f"{name}.pdf"
-    return None
-
-
 def _page_rules(path: Path, doc: Document, pdf_dir: Path, diagnostics: Diagnostics) -> None:
     from .pdf import page_sizes
 
-    pdf = _pdf_for(path, doc, pdf_dir)
+    from .score.pairing import find_pdf
+
+    pdf = find_pdf(path, doc.filename, pdf_dir)
     if pdf is None:
         diagnostics.info("pdf-missing", f"no PDF for this document in {pdf_dir}; page checks skipped")
         return

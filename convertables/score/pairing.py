@@ -119,3 +119,13 @@ def pair(gt_files: list[Path], result_files: list[Path]) -> Pairing:
         ))
     pairing.unpaired_results = [p for k, p in results.items() if k not in used] + duplicates
     return pairing
+
+
+def find_pdf(path: Path, filename: str | None, pdf_dir: Path) -> Path | None:
+    """The PDF of a document in ``pdf_dir``: by the file's key, its alternative's
+    ``a`` PDF (``eu-009b`` -> ``eu-009a.pdf``), or the document's own filename."""
+    key = document_key(path)
+    for name in (key, alternative_base(key) + "a", alternative_base(key), Path(filename or "").stem):
+        if name and (pdf_dir / f"{name}.pdf").is_file():
+            return pdf_dir / f"{name}.pdf"
+    return None
