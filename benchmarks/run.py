@@ -47,11 +47,12 @@ def _convertables(*args: str) -> list[str]:
     return [PY, "-m", "convertables", *args]
 
 
-def _lxml_floor(folder: Path, pattern: str) -> list[str]:
+def _lxml_floor(folder: Path, pattern: str, repeat: int = 1) -> list[str]:
     """A bare lxml parse of the same bytes: the floor any XML tool stands on."""
     code = (
-        "import sys, pathlib; from lxml import etree\n"
-        f"[etree.fromstring(p.read_bytes()) for p in sorted(pathlib.Path({str(folder)!r}).glob({pattern!r}))]"
+        "import pathlib; from lxml import etree\n"
+        f"for _ in range({repeat}):\n"
+        f"    [etree.fromstring(p.read_bytes()) for p in sorted(pathlib.Path({str(folder)!r}).glob({pattern!r}))]"
     )
     return [PY, "-c", code]
 
@@ -62,7 +63,7 @@ def icdar_gt_roundtrip(tmp: Path, args) -> list[Command] | str:
         return f"no ICDAR 2013 ground truth at {gt}"
     json_dir = tmp / "json"
     subprocess.run(_convertables("convert", str(gt), "--from", "icdar", "--to", "json", "-o", str(json_dir), "-q"),
-                   check=True)
+                   check=True, stderr=subprocess.DEVNULL)
     return [
         Command("bare lxml parse of the 142 files", _lxml_floor(gt, "*.xml"), baseline=True),
         Command("convert icdar -> json (142 files)",
@@ -73,8 +74,105 @@ def icdar_gt_roundtrip(tmp: Path, args) -> list[Command] | str:
     ]
 
 
+def _ctdar_page(rng, cells_dropped: float, jitter: int) -> str:
+    """One page with a 10x10 table of 60x20 px cells (image pixels)."""
+    out = ['<?xml version="1.0" encoding="UTF-8"?>', '<document filename="page.jpg">', "<table>",
+           '<Coords points="100,100 700,100 700,300 100,300"/>']
+    for r in range(10):
+        for c in range(10):
+            if rng.random() < cells_dropped:
+                continue
+            x, y = 100 + 60 * c, 100 + 20 * r
+            j = [rng.randint(-jitter, jitter) for _ in range(4)]
+            x1, y1, x2, y2 = x + j[0], y + j[1], x + 60 + j[2], y + 20 + j[3]
+            out.append(f'<cell start-row="{r}" end-row="{r}" start-col="{c}" end-col="{c}">'
+                       f'<Coords points="{x1},{y1} {x2},{y1} {x2},{y2} {x1},{y2}"/></cell>')
+    out += ["</table>", "</document>"]
+    return "\n".join(out)
+
+
+def ctdar_synthetic(n: int):
+    def prepare(tmp: Path, args) -> list[Command] | str:
+        import random
+
+        rng = random.Random(n)
+        gt, res = tmp / "gt", tmp / "res"
+        gt.mkdir()
+        res.mkdir()
+        for i in range(n):
+            (gt / f"cTDaR_s{i:05d}.xml").write_text(_ctdar_page(rng, 0.0, 0))
+            (res / f"cTDaR_s{i:05d}.xml").write_text(_ctdar_page(rng, 0.05, 4))
+        commands = [Command(f"bare lxml parse of the {2 * n} files", _lxml_floor(tmp, "*/*.xml"), baseline=True)]
+        if args.baseline_ctdar:
+            commands.append(Command(
+                "official cTDaR tool (-trackB2)", _official_ctdar(tmp, args), baseline=False))
+        for jobs in (1, 2):
+            commands.append(Command(f"score --metric ctdar-b --jobs {jobs}", _convertables(
+                "score", "--gt", str(gt), "--result", str(res), "--metric", "ctdar-b", "--format", "json",
+                "--jobs", str(jobs))))
+        return commands
+    return prepare
+
+
+def _official_ctdar(tmp: Path, args) -> list[str]:
+    """The official tool, run as its README says, from a work folder we lay out."""
+    work = tmp / "official"
+    (work / "annotations" / "trackB2").mkdir(parents=True, exist_ok=True)
+    for path in (tmp / "gt").glob("*.xml"):
+        shutil.copy(path, work / "annotations" / "trackB2" / path.name)
+    archive = work / "results.tar.gz"
+    subprocess.run(["tar", "czf", str(archive), "-C", str(tmp / "res"), "."], check=True)
+    tool = Path(args.baseline_ctdar).resolve()
+    return ["sh", "-c", f"cd {work} && {args.baseline_python} {tool / 'evaluate.py'} -trackB2 {archive}"]
+
+
+def pubmed_self(tmp: Path, args) -> list[Command] | str:
+    gt = CORPUS / "pubmed_gt" / "gt"
+    if not gt.is_dir():
+        return f"no PubMed ground truth at {gt}"
+    # ground truth and result are the same 863 files: each is read twice
+    commands = [Command("bare lxml parse of the 863 files, twice", _lxml_floor(gt, "*.xml", 2), baseline=True)]
+    if args.baseline_pubmed:
+        script = Path(args.baseline_pubmed).resolve() / "eval_pubmed.py"
+        commands.append(Command("eval_pubmed.py (the benchmark's own)", [
+            "sh", "-c", f"cd {script.parent} && {args.baseline_python} {script} --res {gt} --gt {gt}"]))
+    for jobs in (1, 2):
+        commands.append(Command(f"score --variant pubmed --jobs {jobs}", _convertables(
+            "score", "--gt", str(gt), "--result", str(gt), "--variant", "pubmed", "--format", "json",
+            "--jobs", str(jobs))))
+    return commands
+
+
+def _html_tables(count: int) -> str:
+    row = "<tr>" + "".join(f"<td>c{c}</td>" for c in range(8)) + "</tr>"
+    table = "<table><thead><tr><th colspan=\"2\">h</th>" + "<th>x</th>" * 6 + "</tr></thead><tbody>" + row * 20 + \
+        "</tbody></table>"
+    return "<!DOCTYPE html><html><body>" + table * count + "</body></html>"
+
+
+def office_growth(tmp: Path, args) -> list[Command] | str:
+    commands = []
+    for count in (10, 100, 1000):
+        page = tmp / f"tables-{count}.html"
+        page.write_text(_html_tables(count))
+        commands.append(Command(f"bare lxml.html parse, {count} tables", [
+            PY, "-c", f"import lxml.html; lxml.html.fromstring(open({str(page)!r}, 'rb').read())"], baseline=True))
+        commands.append(Command(f"html -> json, {count} tables", _convertables(
+            "convert", str(page), "--to", "json", "-o", str(tmp / f"out-{count}.json"), "--force", "-q")))
+        workbook = tmp / f"tables-{count}.xlsx"
+        subprocess.run(_convertables("convert", str(page), "--to", "xlsx", "-o", str(workbook), "--force", "-q"),
+                       check=True)
+        commands.append(Command(f"xlsx -> json, {count} tables in one sheet", _convertables(
+            "convert", str(workbook), "--to", "json", "-o", str(tmp / f"x-{count}.json"), "--force", "-q")))
+    return commands
+
+
 CASES = [
     Case("icdar-gt", "the 142 ICDAR 2013 GT files converted icdar -> json -> icdar", icdar_gt_roundtrip),
+    Case("ctdar-20", "cTDaR Track B, 20 synthetic pages (10x10 cells, jitter, dropped cells)", ctdar_synthetic(20)),
+    Case("ctdar-200", "cTDaR Track B, 200 synthetic pages", ctdar_synthetic(200)),
+    Case("pubmed", "the 863 PubMed GT files scored against themselves (--variant pubmed)", pubmed_self),
+    Case("office", "HTML and Excel inputs with 10, 100, 1000 tables", office_growth),
 ]
 
 
@@ -93,6 +191,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=3, help="runs per command (default 3)")
     parser.add_argument("--only", action="append", help="run only these cases (by name)")
+    parser.add_argument("--baseline-ctdar", help="folder of the official cTDaR tool (evaluate.py), to time it too")
+    parser.add_argument("--baseline-pubmed", help="folder of mnamysl/benchmarking_table_recogn (eval_pubmed.py)")
+    parser.add_argument("--baseline-python", default="python3",
+                        help="the Python that runs the baselines (the cTDaR tool needs <= 3.9)")
     args = parser.parse_args()
 
     print(f"machine: {platform.machine()}, {platform.system()} {platform.release()}, "
