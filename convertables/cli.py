@@ -366,9 +366,10 @@ def score(
     gt: Annotated[Path, typer.Option("--gt", help="Ground-truth file or folder.", show_default=False)],
     result: Annotated[Path, typer.Option("--result", help="Result file or folder (any readable format).",
                                          show_default=False)],
-    metric: Annotated[str, typer.Option("--metric", help="structure, region, ctdar-a or ctdar-b (see docs/scoring.md).")] = "structure",
+    metric: Annotated[str, typer.Option("--metric", help="structure, region, marmot, ctdar-a or ctdar-b (see docs/scoring.md).")] = "structure",
     variant: Annotated[Optional[str], typer.Option("--variant", help="structure: icdar2013 (default) or pubmed; region: chars (default) or area.")] = None,
-    pdf_dir: Annotated[Optional[Path], typer.Option("--pdf-dir", help="region: the documents' PDFs.")] = None,
+    pdf_dir: Annotated[Optional[Path], typer.Option("--pdf-dir", help="region, marmot: the documents' PDFs.")] = None,
+    penalties: Annotated[Optional[Path], typer.Option("--penalties", help="marmot: a JSON file of penalty scores.")] = None,
     normalise: Annotated[str, typer.Option("--normalise", help="default, ignorechars or ignorechars2.")] = "default",
     ignore_page: Annotated[bool, typer.Option("--ignore-page", help="Pair tables regardless of their page.")] = False,
     compat: Annotated[bool, typer.Option("--compat", help="Reproduce the official tool's numbers, quirks included.")] = False,
@@ -399,7 +400,8 @@ def score(
 
     settings = ScoreSettings(metric=metric, variant=variant, normalise=normalise, ignore_page=ignore_page,
                              compat=compat, matching=matching, result_format=result_format,
-                             pdf_dir=str(pdf_dir) if pdf_dir else None)
+                             pdf_dir=str(pdf_dir) if pdf_dir else None,
+                             penalties=str(penalties) if penalties else None)
     if per_document is not None and per_document.exists() and not force:
         typer.echo(f"error: {per_document} exists already; pass --force to replace it", err=True)
         raise typer.Exit(EXIT_USAGE)

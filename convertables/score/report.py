@@ -50,12 +50,36 @@ def _render_ctdar(report: dict, console) -> None:
     console.print(table)
 
 
+def _render_marmot(report: dict, console) -> None:
+    from rich.table import Table
+
+    table = Table(title="marmot error types")
+    for name in ("document", "nr", "nm", "na", "nfa", "nfu", "precision", "recall"):
+        table.add_column(name, justify="left" if name == "document" else "right")
+    for record in report["documents"]:
+        if not record.get("counted"):
+            table.add_row(record["document"], record.get("error", ""), "", "", "", "", "", "")
+            continue
+        table.add_row(record["document"], *(str(record[k]) for k in ("nr", "nm", "na", "nfa", "nfu")),
+                      f"{record['precision']:.4f}", f"{record['recall']:.4f}")
+    total = report["total"]
+    table.add_section()
+    table.add_row("total", *(str(total[k]) for k in ("nr", "nm", "na", "nfa", "nfu")),
+                  f"{total['precision']:.4f}", f"{total['recall']:.4f}")
+    console.print(table)
+    console.print("error types: " + (", ".join(f"{k} {v}" for k, v in sorted(total["error_types"].items())) or "none"))
+
+
 def render_text(report: dict, console=None) -> None:
     """Print the summary with rich (a table on a terminal, plain text otherwise)."""
     from rich.console import Console
     from rich.table import Table
 
     console = console or Console()
+    if report["metric"] == "marmot":
+        _render_marmot(report, console)
+        _render_notes(report, console)
+        return
     if "iou" in report["total"]:
         _render_ctdar(report, console)
         _render_notes(report, console)

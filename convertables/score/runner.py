@@ -18,7 +18,7 @@ from .. import files, registry
 from ..diagnostics import Diagnostic, InputError, Severity, UsageError
 from ..model import Document
 from ..options import ReadOptions
-from . import ctdar, region, structure
+from . import ctdar, marmot, region, structure
 from .pairing import DocumentPair, collect, pair
 from .structure import TableTooLarge, scores
 
@@ -35,6 +35,8 @@ class ScoreSettings:
     """cTDaR: ``greedy`` (the official rule) or ``optimal``."""
     pdf_dir: str | None = None
     """region metric: the folder of the documents' PDFs (their characters are the items)."""
+    penalties: str | None = None
+    """marmot metric: a JSON file overriding the default penalty scores and threshold."""
     result_format: str | None = None
 
 
@@ -252,9 +254,52 @@ class RegionMetric:
         }
 
 
+class MarmotMetric(RegionMetric):
+    name = "marmot"
+
+    def check(self, settings: ScoreSettings) -> None:
+        if settings.variant not in (None, "marmot"):
+            raise UsageError(f"--variant for marmot is marmot (the only one), not {settings.variant!r}")
+        super().check(ScoreSettings(pdf_dir=settings.pdf_dir, matching=settings.matching,
+                                    normalise=settings.normalise, ignore_page=settings.ignore_page))
+        try:
+            marmot.load_penalties(settings.penalties)
+        except (OSError, ValueError) as exc:
+            raise UsageError(f"--penalties: {exc}") from None
+
+    def describe(self, settings: ScoreSettings) -> dict:
+        penalties = marmot.load_penalties(settings.penalties)
+        return {
+            "variant": "marmot",
+            "normalisation": "unit objects: the PDF's characters (or Marmot Char leaves), by their centres",
+            "aggregation": (
+                "per page: fake, missed, split, merged, reduced, amplified with the coefficients of the "
+                "Marmot paper's equations (1)-(3); counts nr, nm, na, nfa, nfu summed over documents; "
+                f"Table II's precision and recall; threshold {penalties['threshold']}, penalties "
+                + ", ".join(f"{k} {v}" for k, v in penalties.items() if k != "threshold")
+            ),
+        }
+
+    def score(self, gt: Document, result: Document | None, settings: ScoreSettings,
+              unreadable: bool = False, gt_file: Path | None = None) -> dict | None:
+        pages = self._pages(gt, gt_file, settings)
+        scored = marmot.score_document(gt, result or Document(), pages, marmot.load_penalties(settings.penalties))
+        scored.update(marmot.revised(scored))
+        return scored
+
+    def aggregate(self, records: list[dict], settings: ScoreSettings) -> dict:
+        counts = {k: sum(r[k] for r in records) for k in ("nr", "nm", "na", "nfa", "nfu")}
+        types: dict[str, int] = {}
+        for r in records:
+            for kind, n in r["error_types"].items():
+                types[kind] = types.get(kind, 0) + n
+        return {"total": {**counts, **marmot.revised(counts), "error_types": types, "documents": len(records)}}
+
+
 METRICS: dict[str, object] = {
     "structure": StructureMetric(),
     "region": RegionMetric(),
+    "marmot": MarmotMetric(),
     "ctdar-a": CtdarMetric("A"),
     "ctdar-b": CtdarMetric("B"),
 }

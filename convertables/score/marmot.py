@@ -1,0 +1,166 @@
+"""Marmot's table-detection error types (SPEC 5.4; the Marmot paper, section III.C).
+
+Per page, ground-truth tables and result tables are related through the unit
+objects (the page's characters) they share: an object belongs to a table when
+its centre lies inside the table's box. Then:
+
+* a result table sharing nothing with the ground truth is **fake**; a
+  ground-truth table sharing nothing with the results is **missed**
+  (coefficients, equation (1): objects of the table / objects of the page);
+* a ground-truth table shared by several results is **split** (Ns parts,
+  equation (3): 1/Ns), vertically when the parts lie side by side (rows cut:
+  the severe case), horizontally when they are stacked;
+* a result table shared by several ground-truth tables is **merged** (Nm
+  tables, 1/Nm), horizontally when those tables lie side by side (across page
+  columns: the severe case), vertically when stacked;
+* a paired result that lacks some of the table's objects is **reduced**, one
+  with foreign objects **amplified** (equation (2): shared / union).
+
+Error score = penalty of the type x its coefficient; a table that is neither
+fake nor missed scores the maximum over the types that apply to it, and is
+*acceptable* when that score is at most the threshold. The counts of the
+paper's Table II follow: nr (ground-truth tables), nm (missed), na (acceptable),
+nfa / nfu (fake tables whose score is / is not within the threshold), and
+precision = na / (nr + nfa + nfu - nm), recall = na / (nr + nfa).
+
+Choices where the paper is silent or ambiguous (all in the penalty file):
+
+* ``invert_overlap_coefficients`` (default true): equations (2) and (3) grow as
+  a result gets *better* (more overlap, fewer parts), so the error score uses
+  ``1 - coefficient`` for reduced, amplified, split and merged; set false to
+  use the coefficients as printed;
+* the subtypes that need the logical class of the foreign objects
+  (``fake_figure``, ``amplified_tabaccessory``...) cannot be told from table
+  regions alone: fake tables are ``fake_mix`` and amplified ones
+  ``amplified_mix``;
+* a fake table is acceptable (nfa) when its score is within the threshold.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from ..model import Document
+from .region import PageItems, region_box
+
+DEFAULT_PENALTIES = {
+    "fake_mix": 1.0,
+    "missed": 0.8,
+    "reduced": 0.8,
+    "amplified_mix": 0.6,
+    "splitted_horizontal": 0.5,
+    "splitted_vertical": 1.0,
+    "merged_horizontal": 1.0,
+    "merged_vertical": 0.5,
+    "threshold": 0.3,
+    "invert_overlap_coefficients": True,
+}
+
+
+def load_penalties(path: str | Path | None) -> dict:
+    """The defaults, overridden by a user's JSON file."""
+    penalties = dict(DEFAULT_PENALTIES)
+    if path:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        unknown = set(data) - set(DEFAULT_PENALTIES)
+        if unknown:
+            raise ValueError(f"unknown keys in the penalty file: {', '.join(sorted(unknown))}")
+        penalties.update(data)
+    return penalties
+
+
+def _side_by_side(boxes) -> bool:
+    """True when the boxes are arranged left to right rather than top to bottom."""
+    xs = sorted((b.x1, b.x2) for b in boxes)
+    ys = sorted((b.y1, b.y2) for b in boxes)
+    x_gaps = sum(max(0.0, xs[i + 1][0] - xs[i][1]) for i in range(len(xs) - 1))
+    y_gaps = sum(max(0.0, ys[i + 1][0] - ys[i][1]) for i in range(len(ys) - 1))
+    x_overlap = all(xs[i + 1][0] >= xs[i][1] - 1e-9 for i in range(len(xs) - 1))
+    return x_overlap and (x_gaps >= y_gaps)
+
+
+def score_document(gt: Document, result: Document, pages: dict[int, PageItems], penalties: dict) -> dict:
+    threshold = penalties["threshold"]
+    invert = penalties["invert_overlap_coefficients"]
+    counts = {"nr": 0, "nm": 0, "na": 0, "nfa": 0, "nfu": 0}
+    types: dict[str, int] = {}
+    records = []
+
+    def regions_on(doc: Document, page: int):
+        out = []
+        for table in doc.tables:
+            for region in table.regions:
+                box = region_box(region)
+                if region.page == page and box is not None:
+                    out.append((table.id, box))
+        return out
+
+    def adjust(coefficient: float) -> float:
+        return 1.0 - coefficient if invert else coefficient
+
+    for page_number in sorted({r.page for t in gt.tables + result.tables for r in t.regions}):
+        page = pages.get(page_number)
+        n_objects = len(page.centres) if page is not None else 0
+        gts = regions_on(gt, page_number)
+        ress = regions_on(result, page_number)
+        g_masks = [page.inside(b) if page is not None else np.zeros(0, bool) for _, b in gts]
+        r_masks = [page.inside(b) if page is not None else np.zeros(0, bool) for _, b in ress]
+        shared = [[int((g & r).sum()) for r in r_masks] for g in g_masks]
+        for j, (rid, rbox) in enumerate(ress):
+            if not any(shared[i][j] for i in range(len(gts))):
+                score = penalties["fake_mix"] * (int(r_masks[j].sum()) / n_objects if n_objects else 1.0)
+                key = "nfa" if score <= threshold else "nfu"
+                counts[key] += 1
+                types["fake_mix"] = types.get("fake_mix", 0) + 1
+                records.append({"gt_table": None, "result_table": rid, "page": page_number, "errors": ["fake_mix"],
+                                "score": score, "acceptable": score <= threshold})
+        for i, (gid, gbox) in enumerate(gts):
+            counts["nr"] += 1
+            related = [j for j in range(len(ress)) if shared[i][j]]
+            g_count = int(g_masks[i].sum())
+            if not related:
+                counts["nm"] += 1
+                types["missed"] = types.get("missed", 0) + 1
+                score = penalties["missed"] * (g_count / n_objects if n_objects else 1.0)
+                records.append({"gt_table": gid, "result_table": None, "page": page_number, "errors": ["missed"],
+                                "score": score, "acceptable": False})
+                continue
+            errors: dict[str, float] = {}
+            if len(related) > 1:
+                kind = "splitted_vertical" if _side_by_side([ress[j][1] for j in related]) else "splitted_horizontal"
+                errors[kind] = penalties[kind] * adjust(1 / len(related))
+            for j in related:
+                merged_with = [k for k in range(len(gts)) if shared[k][j]]
+                if len(merged_with) > 1:
+                    kind = "merged_horizontal" if _side_by_side([gts[k][1] for k in merged_with]) \
+                        else "merged_vertical"
+                    errors[kind] = max(errors.get(kind, 0.0), penalties[kind] * adjust(1 / len(merged_with)))
+            best = max(related, key=lambda j: shared[i][j])
+            union = int((g_masks[i] | r_masks[best]).sum())
+            overlap = shared[i][best] / union if union else 0.0
+            if shared[i][best] < g_count:
+                errors["reduced"] = penalties["reduced"] * adjust(overlap)
+            foreign = int((r_masks[best] & ~g_masks[i]).sum())
+            if foreign:
+                errors["amplified_mix"] = penalties["amplified_mix"] * adjust(overlap)
+            score = max(errors.values(), default=0.0)
+            acceptable = score <= threshold
+            counts["na"] += acceptable
+            for kind in errors:
+                types[kind] = types.get(kind, 0) + 1
+            records.append({"gt_table": gid, "result_table": ress[best][0], "page": page_number,
+                            "errors": sorted(errors), "score": score, "acceptable": acceptable})
+    return {"tables": records, **counts, "error_types": types}
+
+
+def revised(counts: dict) -> dict:
+    """Table II's precision and recall from the counts."""
+    nr, nm, na, nfa, nfu = (counts[k] for k in ("nr", "nm", "na", "nfa", "nfu"))
+    p_den, r_den = nr + nfa + nfu - nm, nr + nfa
+    precision = na / p_den if p_den else (1.0 if nr == 0 else 0.0)
+    recall = na / r_den if r_den else 1.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return {"precision": precision, "recall": recall, "f1": f1}
