@@ -62,3 +62,36 @@ def test_html_round_trip(doc):
 def test_xlsx_round_trip(doc):
     data = xlsx.write(doc, Diagnostics())
     assert _cells(xlsx.read(data, Diagnostics("t.xlsx"))) == _cells(doc)
+
+
+@st.composite
+def ctdar_documents(draw) -> Document:
+    """Tables of cells with integer outlines in image pixels (what cTDaR holds)."""
+    from convertables.geometry import polygon_envelope
+    from convertables.model import Frame
+
+    def outline():
+        x, y = draw(st.integers(0, 2000)), draw(st.integers(0, 2000))
+        w, h = draw(st.integers(1, 300)), draw(st.integers(1, 300))
+        skew = draw(st.integers(-3, 3))
+        return polygon_envelope(((x, y), (x + w, y + skew), (x + w, y + h), (x, y + h)), Frame.IMAGE)
+
+    tables = []
+    for t in range(draw(st.integers(1, 3))):
+        tiled = draw(tiled_table(t, 1))
+        for cell in tiled.regions[0].cells:
+            cell.content, cell.header, cell.bbox = None, False, outline()
+        tiled.regions[0].bbox = outline()
+        tables.append(tiled)
+    return Document("page.jpg", tables)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ctdar_documents())
+def test_ctdar_round_trip(doc):
+    from convertables.formats import ctdar
+
+    back = ctdar.read(ctdar.write(doc, Diagnostics()), Diagnostics("t.xml"))
+    assert [[(c.start_row, c.start_col, c.end_row, c.end_col, c.bbox) for c in t.cells()] for t in back.tables] == \
+        [[(c.start_row, c.start_col, c.end_row, c.end_col, c.bbox) for c in t.cells()] for t in doc.tables]
+    assert [t.regions[0].bbox for t in back.tables] == [t.regions[0].bbox for t in doc.tables]
