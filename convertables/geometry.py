@@ -58,6 +58,25 @@ def ordered(box: BBox) -> BBox:
                 box.frame, box.polygon)
 
 
+_FRAME_WORDS = {Frame.PDF: "PDF points, origin bottom-left", Frame.IMAGE: "image pixels, origin top-left"}
+
+
+def foreign_frame_note(frames: set[Frame], native: Frame, format_title: str, diagnostics) -> str | None:
+    """When a writer's boxes are not in its format's ``native`` frame: warn
+    (``frame-foreign``) and return the text of the comment the file should carry."""
+    foreign = sorted(f.value for f in frames - {native})
+    if not foreign:
+        return None
+    words = _FRAME_WORDS[Frame(foreign[0])]
+    diagnostics.warning(
+        "frame-foreign",
+        f"boxes are in {words.split(',')[0]}, not the {_FRAME_WORDS[native].split(',')[0]} of {format_title}; "
+        "written as they are",
+        hint="pass --dpi and --page-height (or --pdf) to convert them",
+    )
+    return f" coordinates: {words} (not {_FRAME_WORDS[native].split(',')[0]}) "
+
+
 def envelope(boxes: Iterable[BBox]) -> BBox | None:
     """The smallest box enclosing ``boxes`` (all in one frame), or None if there are none."""
     boxes = list(boxes)

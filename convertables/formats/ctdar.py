@@ -35,7 +35,7 @@ import re
 from lxml import etree
 
 from ..diagnostics import Diagnostics
-from ..geometry import polygon_envelope
+from ..geometry import foreign_frame_note, polygon_envelope
 from ..grid import validate_document
 from ..model import BBox, Cell, Document, Frame, Page, Region, Table
 from ..options import ReadOptions, WriteOptions
@@ -232,11 +232,7 @@ def write(doc: Document, diagnostics: Diagnostics, options: WriteOptions = Write
                     "end-col": str(cell.end_col + region.col_increment),
                 })
                 etree.SubElement(cell_el, "Coords", {"points": _points(cell.bbox)})
-    if frames - {Frame.IMAGE}:
-        diagnostics.warning(
-            "frame-foreign",
-            "boxes are in PDF points, not the image pixels of cTDaR; written as they are",
-            hint="pass --dpi and --page-height (or --pdf) to convert them",
-        )
-        root.insert(0, etree.Comment(" coordinates: PDF points, origin bottom-left (not image pixels) "))
+    note = foreign_frame_note(frames, Frame.IMAGE, "cTDaR", diagnostics)
+    if note:
+        root.insert(0, etree.Comment(note))
     return etree.tostring(root, xml_declaration=True, encoding="UTF-8", pretty_print=True)

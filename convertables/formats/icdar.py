@@ -40,7 +40,7 @@ import re
 from lxml import etree
 
 from ..diagnostics import Diagnostics
-from ..geometry import envelope, ordered
+from ..geometry import envelope, foreign_frame_note, ordered
 from ..grid import validate_document
 from ..model import BBox, Cell, Document, Frame, Instruction, Region, Table
 from ..options import ReadOptions, WriteOptions
@@ -402,11 +402,7 @@ def write(doc: Document, diagnostics: Diagnostics, options: WriteOptions = Write
                 if cell.content:
                     content_el.text = _text(cell.content, diagnostics)
                 _instruction_elements(cell_el, cell.instructions)
-    if frames - {Frame.PDF}:
-        diagnostics.warning(
-            "frame-foreign",
-            "boxes are in image pixels, not the PDF points of ICDAR 2013; written as they are",
-            hint="pass --dpi and --page-height (or --pdf) to convert them",
-        )
-        root.insert(0, etree.Comment(" coordinates: image pixels, origin top-left (not PDF points) "))
+    note = foreign_frame_note(frames, Frame.PDF, "ICDAR 2013", diagnostics)
+    if note:
+        root.insert(0, etree.Comment(note))
     return etree.tostring(root, xml_declaration=True, encoding="UTF-8", pretty_print=True)
