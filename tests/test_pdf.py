@@ -45,8 +45,8 @@ def test_ground_truth_regions_are_reproduced_by_the_characters():
             _, env = _envelope_of_chars_inside(pdf, region)
             b = region.bbox
             close += max(abs(env[0] - b.x1), abs(env[1] - b.y1), abs(env[2] - b.x2), abs(env[3] - b.y2)) <= 1.5
-    # 159 of 165; the rest are eu-015's rotated tables (5) and one region of us-022.
-    assert (close, total) == (159, 165)
+    # 164 of 165, eu-015's pages rotated by 90 degrees included; us-022's one region is off by 2.1 pt.
+    assert (close, total) == (164, 165)
 
 
 def test_a_broken_pdf_is_one_clean_error(tmp_path):
