@@ -115,6 +115,7 @@ def _convert(
     page_height: Optional[float] = None,
     pdf: Optional[Path] = None,
     track: Optional[str] = None,
+    image: Optional[Path] = None,
     with_caption: bool = False,
     with_footnote: bool = False,
 ) -> None:
@@ -138,6 +139,7 @@ def _convert(
         read_options = ReadOptions(keep_instructions=keep_instructions, page=page, extra=extra)
         write_options = WriteOptions(model=model, keep_blank=keep_blank,  # type: ignore[arg-type]
                                      dpi=dpi, page_height=page_height, pdf=str(pdf) if pdf else None,
+                                     image=str(image) if image else None,
                                      extra={"track": track} if track else {})
         batch = prepare(inputs, output, from_format, to_format, read_options, write_options, force,
                         stdout=sys.stdout.buffer)
@@ -205,6 +207,7 @@ SplitOpt = Annotated[bool, typer.Option("--split-blank-rows", help="Excel input:
 DpiOpt = Annotated[Optional[float], typer.Option("--dpi", min=1, help="Image resolution, to convert pixels <-> PDF points.")]
 PageHeightOpt = Annotated[Optional[float], typer.Option("--page-height", min=1, help="Page height in points, for --dpi.")]
 PdfOpt = Annotated[Optional[Path], typer.Option("--pdf", help="A PDF to take page heights from, for --dpi.")]
+ImageOpt = Annotated[Optional[Path], typer.Option("--image", help="The page image (PNG/JPEG): its height and DPI.")]
 CaptionOpt = Annotated[bool, typer.Option("--with-caption", help="Marmot input: widen tables by their caption.")]
 FootnoteOpt = Annotated[bool, typer.Option("--with-footnote", help="Marmot input: widen tables by their footnote.")]
 TrackOpt = Annotated[Optional[str], typer.Option("--track", help="cTDaR output: A (tables) or B (cells, default).")]
@@ -231,6 +234,7 @@ def convert(
     page_height: PageHeightOpt = None,
     pdf: PdfOpt = None,
     track: TrackOpt = None,
+    image: ImageOpt = None,
     with_caption: CaptionOpt = False,
     with_footnote: FootnoteOpt = False,
 ) -> None:
@@ -245,7 +249,7 @@ def convert(
         convertables convert gt-json/ --to icdar -o gt-xml/ --force
     """
     _convert(inputs, output, from_, to, force, keep_blank, model, keep_instructions, page, report, verbose, quiet,
-             split_blank_rows, keep_index, dpi, page_height, pdf, track, with_caption, with_footnote)
+             split_blank_rows, keep_index, dpi, page_height, pdf, track, image, with_caption, with_footnote)
 
 
 def _shortcut(source: str, target: str) -> None:
@@ -266,11 +270,12 @@ def _shortcut(source: str, target: str) -> None:
         page_height: PageHeightOpt = None,
         pdf: PdfOpt = None,
         track: TrackOpt = None,
+        image: ImageOpt = None,
         with_caption: CaptionOpt = False,
         with_footnote: FootnoteOpt = False,
     ) -> None:
         _convert(inputs, output, source, target, force, keep_blank, model, keep_instructions, page, report,
-                 verbose, quiet, split_blank_rows, keep_index, dpi, page_height, pdf, track, with_caption,
+                 verbose, quiet, split_blank_rows, keep_index, dpi, page_height, pdf, track, image, with_caption,
                  with_footnote)
 
     status = ""

@@ -123,15 +123,25 @@ def convert_file(
 
 def to_native_frame(doc, to_format: Format, options: WriteOptions, diagnostics: Diagnostics):
     """``doc`` with its boxes in the target format's frame, where the options say
-    how (``--dpi`` with ``--page-height`` or ``--pdf``); otherwise unchanged (the
-    writer then says which frame it wrote)."""
+    how (``--dpi`` with ``--page-height`` or ``--pdf``, or ``--image`` with its own
+    DPI); otherwise unchanged (the writer then says which frame it wrote)."""
     from .geometry import PageFrame, convert_document
     from .model import Frame
 
-    if to_format.native_frame is None or options.dpi is None:
+    if to_format.native_frame is None or (options.dpi is None and options.image is None):
         return doc
     heights: dict[int, float] = {}
-    if options.pdf:
+    dpi = options.dpi
+    if options.image:
+        from .images import image_info
+
+        info = image_info(options.image)
+        dpi = dpi or info.dpi
+        if dpi is None:
+            diagnostics.warning("frame-unknown", f"{options.image} does not say its DPI: pass --dpi")
+            return doc
+        heights = {1: info.height * 72.0 / dpi}
+    elif options.pdf:
         from .pdf import page_sizes
 
         heights = {i + 1: h for i, (_, h) in enumerate(page_sizes(options.pdf))}
@@ -141,7 +151,7 @@ def to_native_frame(doc, to_format: Format, options: WriteOptions, diagnostics: 
 
     def frame_of_page(page: int):
         height = heights.get(page, options.page_height)
-        return PageFrame(options.dpi, height) if height else None
+        return PageFrame(dpi, height) if height else None
 
     converted, left = convert_document(doc, Frame(to_format.native_frame), frame_of_page)
     if left:

@@ -32,4 +32,6 @@ class WriteOptions:
     page_height: float | None = None
     """... and the page height in points (or ``pdf``: a PDF to read page heights from)."""
     pdf: str | None = None
+    image: str | None = None
+    """... or a page image (PNG, JPEG): its pixel height and DPI give the page height."""
     extra: dict[str, Any] = field(default_factory=dict)

@@ -88,3 +88,13 @@ def test_the_real_ground_truth_defects_are_found():
     found = {(Path(f.file).name, f.code, f.line) for f in findings}
     assert ("us-002-str.xml", "unknown-attribute", 1656) in found
     assert ("us-035a-str.xml", "box-inverted", 338) in found and ("us-035b-str.xml", "box-inverted", 338) in found
+
+
+def test_pages_and_boxes_against_the_pdf(tmp_path):
+    pdf_dir = corpus_path("icdar2013", "pdf")
+    clean = (CASES / "check" / "ok--clean-str-result.xml").read_text()
+    (tmp_path / "eu-001-str-result.xml").write_text(clean.replace('page="1"', 'page="9"'))
+    (tmp_path / "eu-002-str-result.xml").write_text(clean.replace('x2="90"', 'x2="2000"'))
+    findings = {(Path(f.file).name, f.code) for f in check_paths([tmp_path], CheckOptions(pdf_dir=pdf_dir))}
+    assert ("eu-001-str-result.xml", "page-missing") in findings
+    assert ("eu-002-str-result.xml", "box-outside-page") in findings

@@ -45,3 +45,35 @@ def test_the_cli_converts_frames_when_told_how(tmp_path):
     # without what a conversion needs, the file keeps its frame and says so
     result = invoke("ctdar2icdar", sample, "-o", tmp_path / "raw-str.xml")
     assert result.exit_code == 0 and "frame-foreign" in result.output
+
+
+def _png(width: int, height: int, dpi: float) -> bytes:
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    ppm = round(dpi / 0.0254)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0))
+            + chunk(b"pHYs", struct.pack(">IIB", ppm, ppm, 1)) + chunk(b"IDAT", zlib.compress(b"\0" * (width + 1)))
+            + chunk(b"IEND", b""))
+
+
+def test_the_page_image_gives_height_and_dpi(tmp_path):
+    from convertables.images import image_info
+
+    image = tmp_path / "page.png"
+    image.write_bytes(_png(2480, 3508, 300))  # A4 at 300 dpi
+    info = image_info(image)
+    assert (info.width, info.height, info.dpi) == (2480, 3508, 300)
+    out = tmp_path / "sample-str.xml"
+    sample = ROOT / "samples" / "ctdar" / "sample.xml"
+    assert invoke("ctdar2icdar", sample, "-o", out, "--image", image).exit_code == 0
+    box = etree.parse(str(out)).find(".//region/bounding-box")
+    # page height 3508 px = 842.0 pt; the table's top at 196 px -> 842 - 47.04 pt
+    assert float(box.get("y2")) == pytest.approx(3508 * 0.24 - 196 * 0.24)
+    bad = tmp_path / "bad.png"
+    bad.write_bytes(b"not an image")
+    result = invoke("ctdar2icdar", sample, "-o", tmp_path / "x-str.xml", "--image", bad)
+    assert result.exit_code == 1 and "image-unreadable" in result.output
