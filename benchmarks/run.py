@@ -12,6 +12,7 @@ never downloaded or vendored: official tools are pointed to by path.
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import shutil
 import statistics
@@ -176,15 +177,20 @@ CASES = [
 ]
 
 
-def time_command(argv: list[str], runs: int) -> list[float]:
-    times = []
+def time_command(argv: list[str], runs: int) -> tuple[list[float], float]:
+    """Wall times of ``runs`` runs, and the largest peak memory (MiB) of the
+    command's own process (worker processes have their own, similar peaks)."""
+    times, peak = [], 0.0
     for _ in range(runs):
         start = time.perf_counter()
-        result = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(child.pid, 0)
         times.append(time.perf_counter() - start)
-        if result.returncode not in (0, 1):
-            raise SystemExit(f"command failed ({result.returncode}): {' '.join(argv)}\n{result.stderr}")
-    return times
+        peak = max(peak, usage.ru_maxrss / 1024)
+        code = os.waitstatus_to_exitcode(status)
+        if code not in (0, 1):
+            raise SystemExit(f"command failed ({code}): {' '.join(argv)}")
+    return times, peak
 
 
 def main() -> None:
@@ -198,8 +204,9 @@ def main() -> None:
     args = parser.parse_args()
 
     print(f"machine: {platform.machine()}, {platform.system()} {platform.release()}, "
-          f"Python {platform.python_version()}, {__import__('os').cpu_count()} cores; runs per command: {args.runs}")
-    header = f"{'case':<12} {'command':<44} {'median s':>9} {'min s':>8} {'max s':>8} {'x baseline':>10}"
+          f"Python {platform.python_version()}, {os.cpu_count()} cores; runs per command: {args.runs}")
+    header = (f"{'case':<12} {'command':<44} {'median s':>9} {'min s':>8} {'max s':>8} {'x baseline':>10} "
+              f"{'peak MiB':>9}")
     print(header)
     print("-" * len(header))
     for case in CASES:
@@ -213,13 +220,13 @@ def main() -> None:
                 continue
             base = None
             for command in commands:
-                times = time_command(command.argv, args.runs)
+                times, peak = time_command(command.argv, args.runs)
                 median = statistics.median(times)
                 if command.baseline:
                     base = median
                 ratio = "baseline" if command.baseline else (f"{median / base:.2f}" if base else "-")
                 print(f"{case.name:<12} {command.label:<44} {median:>9.3f} {min(times):>8.3f} {max(times):>8.3f} "
-                      f"{ratio:>10}")
+                      f"{ratio:>10} {peak:>9.0f}")
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
 
