@@ -50,6 +50,13 @@ def convert_box(box: BBox, target: Frame, page: PageFrame) -> BBox:
     return BBox(min(ax, bx), min(ay, by), max(ax, bx), max(ay, by), target, polygon)
 
 
+def displayed_rotated_90(point: Point, mediabox: tuple[float, float, float, float]) -> Point:
+    """A point of a page that is displayed rotated by 90 degrees, in the
+    displayed page's frame (PDF points, y up): (x, y) -> (y - y0, x1 - x)."""
+    x, y = point
+    return (y - mediabox[1], mediabox[2] - x)
+
+
 def ordered(box: BBox) -> BBox:
     """``box`` with its corners swapped where needed so that x1 <= x2 and y1 <= y2."""
     if box.is_ordered:

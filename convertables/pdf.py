@@ -31,6 +31,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .diagnostics import Diagnostic, InputError, Severity
+from .geometry import displayed_rotated_90
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,8 +101,7 @@ def _read_cached(path: str, size: int, mtime: int, keep_spaces: bool) -> PdfPage
 
 def _page_chars(raw, page, number: int, keep_spaces: bool) -> tuple[PdfChar, ...]:
     # A page displayed rotated by 90 degrees: characters are given in the
-    # displayed page's frame, as the competition's ground truth has them
-    # (eu-015), i.e. (x, y) -> (y - y0, x1 - x) with the media box (x0, y0, x1, y1).
+    # displayed page's frame, as the competition's ground truth has them (eu-015).
     rotated = page.get_rotation() == 90
     media = page.get_mediabox()
     textpage = page.get_textpage()
@@ -126,7 +126,7 @@ def _page_chars(raw, page, number: int, keep_spaces: bool) -> tuple[PdfChar, ...
             upright = abs(matrix.a) >= abs(matrix.b)  # the text runs along x, else along y
             advance = (box.right - box.left) if upright else (box.top - box.bottom)
             if rotated:
-                x0, y0 = y0 - media[1], media[2] - x0
+                x0, y0 = displayed_rotated_90((x0, y0), media)
             found.append(PdfChar(number, text, x0, y0, x0 + advance, y0 + size))
         return tuple(found)
     finally:
