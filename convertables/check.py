@@ -92,6 +92,33 @@ def _escalated(items: list[Diagnostic]) -> list[Diagnostic]:
     return out
 
 
+LARGEST_COMMON_PAGE = 1224.0
+"""The long side of a tabloid (11 x 17 in) page in points; A3 is 1191."""
+
+
+def _frame_rules(boxes: list, with_pdf: bool, diagnostics: Diagnostics) -> None:
+    """Coordinates that look like another frame than PDF points (one warning per file)."""
+    if not boxes:
+        return
+    below = sum(1 for b in boxes if b.y2 < -TOLERANCE_PT)
+    if below * 2 > len(boxes):
+        diagnostics.warning(
+            "frame-flipped", f"{below} of {len(boxes)} boxes lie below y = 0: y seems measured downwards",
+            hint="ICDAR 2013 wants PDF points, origin bottom-left: y = page height - y_top",
+        )
+    elif not with_pdf and max(max(b.x2, b.y2) for b in boxes) > 1.1 * LARGEST_COMMON_PAGE:
+        diagnostics.warning(
+            "frame-pixels", f"boxes reach {max(max(b.x2, b.y2) for b in boxes):g}, beyond any common page size "
+                            "in points: image pixels?",
+            hint="convert with --dpi and --page-height (or --pdf / --image)",
+        )
+    elif any(min(b.x1, b.y1) < -TOLERANCE_PT for b in boxes):
+        diagnostics.warning(
+            "frame-suspect", "negative coordinates: these boxes look like another frame than PDF points "
+                             "(origin bottom-left)", hint="convert with --dpi and --page-height, or check the y axis",
+        )
+
+
 def _name_rules(path: Path, doc: Document, diagnostics: Diagnostics) -> None:
     from .score.pairing import model_of
 
@@ -119,11 +146,7 @@ def _boxes(doc: Document):
 
 def _document_rules(path: Path, doc: Document, options: CheckOptions, diagnostics: Diagnostics) -> None:
     pdf_boxes = [b for _, _, b, _ in _boxes(doc) if b.frame is Frame.PDF]
-    if pdf_boxes and any(min(b.x1, b.y1) < -TOLERANCE_PT for b in pdf_boxes):
-        diagnostics.warning(
-            "frame-suspect", "negative coordinates: these boxes look like another frame than PDF points "
-                             "(origin bottom-left)", hint="convert with --dpi and --page-height, or check the y axis",
-        )
+    _frame_rules(pdf_boxes, options.pdf_dir is not None, diagnostics)
     for table in doc.tables:
         for region in table.regions:
             where = f"table {table.id}, region {region.id}"
