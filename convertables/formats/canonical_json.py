@@ -189,8 +189,11 @@ def _check_boxes(doc: Document, diagnostics: Diagnostics) -> None:
                 cell.bbox = checked(cell.bbox, f"{where}, cell at row {cell.start_row}, column {cell.start_col}")
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(", ", ": "))
+
+
 def _compact(value) -> str:
-    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(", ", ": "))
+    return _ENCODER.encode(value)  # one encoder for all: json.dumps builds a new one per call
 
 
 def _layout(data: dict) -> str:
