@@ -158,13 +158,30 @@ def pubmed_self(tmp: Path, args) -> list[Command] | str:
     commands = [Command("bare lxml parse of the 863 files, twice", _lxml_floor(gt, "*.xml", 2), baseline=True)]
     if args.baseline_pubmed:
         script = Path(args.baseline_pubmed).resolve() / "eval_pubmed.py"
-        commands.append(Command("eval_pubmed.py (the benchmark's own)", [
-            "sh", "-c", f"cd {script.parent} && {args.baseline_python} {script} --res {gt} --gt {gt}"]))
+        baseline = ["sh", "-c", f"cd {script.parent} && {args.baseline_python} {script} --res {gt} --gt {gt}"]
+        commands.append(Command("eval_pubmed.py (the benchmark's own)", baseline))
+        _compare_with_eval_pubmed(gt, baseline)
     for jobs in (1, 2):
         commands.append(Command(f"score --variant pubmed --jobs {jobs}", _convertables(
             "score", "--gt", str(gt), "--result", str(gt), "--variant", "pubmed", "--format", "json",
             "--jobs", str(jobs))))
     return commands
+
+
+def _compare_with_eval_pubmed(gt: Path, baseline: list[str]) -> None:
+    import json
+    import re
+
+    output = subprocess.run(baseline, capture_output=True, text=True).stdout
+    match = re.search(r"FINAL RESULT: TP:(\d+) FN:(\d+) FP:(\d+)", output)
+    theirs = tuple(map(int, match.groups())) if match else None
+    report = json.loads(subprocess.run(_convertables(
+        "score", "--gt", str(gt), "--result", str(gt), "--variant", "pubmed", "--format", "json", "--jobs", "2"),
+        capture_output=True, text=True).stdout)
+    t = report["total"]
+    ours = (t["correct"], t["gt"] - t["correct"], t["detected"] - t["correct"])
+    print(f"{'':<12} figures, eval_pubmed.py vs score --variant pubmed: "
+          f"{'identical' if theirs == ours else 'DIFFERENT'} (TP, FN, FP: {ours})")
 
 
 def _html_tables(count: int) -> str:
