@@ -11,17 +11,23 @@ The model lives in :mod:`convertables.model`, the formats in
 :mod:`convertables.registry`.
 """
 
-from importlib.metadata import PackageNotFoundError, version as _version
-
 from .diagnostics import Diagnostic, Diagnostics, InputError, Severity, UsageError
 from .files import dumps, read, write
 from .model import BBox, Cell, Document, Frame, Instruction, Page, Region, Table
 from .options import ReadOptions, WriteOptions
 
-try:
-    __version__ = _version("convertables")
-except PackageNotFoundError:  # running from a checkout without installing
-    __version__ = "0+unknown"
+
+
+def __getattr__(name: str):
+    # The version is looked up on first use: importlib.metadata costs 40 ms at start-up.
+    if name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            return version("convertables")
+        except PackageNotFoundError:  # running from a checkout without installing
+            return "0+unknown"
+    raise AttributeError(f"module 'convertables' has no attribute {name!r}")
 
 __all__ = [
     "BBox", "Cell", "Diagnostic", "Diagnostics", "Document", "Frame", "InputError", "Instruction",

@@ -18,7 +18,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from . import __version__, registry
+from . import registry
 from .convert import Outcome, prepare
 from .diagnostics import Diagnostic, Severity, UsageError
 from .options import ReadOptions, WriteOptions
@@ -38,6 +38,8 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
+        from . import __version__
+
         typer.echo(f"convertables {__version__}")
         raise typer.Exit()
 
