@@ -242,3 +242,18 @@ def test_pubmed_ground_truth_against_itself_counts_198182_relations():
     report = score_paths(gt, gt, ScoreSettings(variant="pubmed"), jobs=2)
     assert report["total"]["correct"] == report["total"]["gt"] == report["total"]["detected"] == 198_182
     assert report["total"]["documents"] == 863
+
+
+def test_agrees_with_the_published_summary_of_all_67_documents():
+    """The official tool's wrapper, run by the authors of these results on all 67
+    documents, printed these totals (mnamysl/tabrec-sncs, evaluation/ICDAR2013/README.md):
+    per-document means P 0.8714227705826723, R 0.8467831413095247, F1 0.8589262858140391;
+    GT 25319, DET 24097, CORR 22722, P 0.942938955056646, R 0.8974288084047554, F1 0.9196211753278292."""
+    report = score_paths(corpus_path("icdar2013", "gt"), corpus_path("icdar2013_results", "namysl"),
+                         ScoreSettings(compat=True))
+    mean, total = report["document_mean"], report["total"]
+    assert (mean["precision"], mean["recall"], mean["f1"]) == (0.8714227705826723, 0.8467831413095247,
+                                                               0.8589262858140391)
+    assert (total["gt"], total["detected"], total["correct"]) == (25319, 24097, 22722)
+    assert (total["precision"], total["recall"], total["f1"]) == (0.942938955056646, 0.8974288084047554,
+                                                                  0.9196211753278292)
