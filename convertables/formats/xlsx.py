@@ -20,7 +20,8 @@ literals, ``AM/PM``). Any other format falls back to the plain value
 program that does not compute) reads as unknown content.
 
 Hostile workbooks end with a clear error before openpyxl inflates anything:
-not a zip (``xlsx-not-zip``), more than 100 MiB uncompressed or a member
+not a zip (``xlsx-not-zip``), merged ranges covering more than 5 million cells,
+more than 100 MiB uncompressed or a member
 inflating more than 100-fold past 16 MiB (``xlsx-bomb``).
 
 Writing: one worksheet per page ("Page 1", ...), tables on a page stacked with
@@ -43,6 +44,25 @@ from ..options import ReadOptions, WriteOptions
 MAX_UNCOMPRESSED = 100 << 20  # openpyxl holds every cell as an object: ~40x the XML in memory
 MAX_RATIO = 100
 RATIO_FLOOR = 16 << 20
+MAX_MERGED_CELLS = 5_000_000
+_MERGE_REF = re.compile(rb'<(?:\w+:)?mergeCell\b[^>]*\bref="([A-Z]+[0-9]+(?::[A-Z]+[0-9]+)?)"')
+
+
+def _col_row(ref: str) -> tuple[int, int]:
+    letters = "".join(ch for ch in ref if ch.isalpha())
+    digits = "".join(ch for ch in ref if ch.isdigit())
+    column = 0
+    for ch in letters:
+        column = column * 26 + (ord(ch) - 64)
+    return column, int(digits or 0)
+
+
+def _area(ref: str) -> int:
+    first, _, last = ref.partition(":")
+    (c0, r0), (c1, r1) = _col_row(first), _col_row(last or first)
+    return (abs(c1 - c0) + 1) * (abs(r1 - r0) + 1)
+
+
 _PANDAS_SHEET = re.compile(r"^page-(\d+)-table-\d+$", re.I)
 _PAGE_SHEET = re.compile(r"^page[ _-]?(\d+)$", re.I)  # "Page 3", as this module writes
 
@@ -64,6 +84,16 @@ def _check_zip(data: bytes, diagnostics: Diagnostics) -> None:
         raise diagnostics.fail("xlsx-bomb", f"the workbook would inflate to {total:,} bytes; refused")
     if "xl/workbook.xml" not in archive.namelist():
         raise diagnostics.fail("xlsx-not-zip", "a zip archive, but not an Excel workbook (no xl/workbook.xml)")
+    # openpyxl makes one object per cell a merged range covers: a hostile
+    # A1:XFD1048576 merge would never finish loading. Count merged areas first.
+    merged = 0
+    for name in archive.namelist():
+        if name.startswith("xl/worksheets/") and name.endswith(".xml"):
+            for ref in _MERGE_REF.findall(archive.read(name)):
+                merged += _area(ref.decode("ascii", "replace"))
+    if merged > MAX_MERGED_CELLS:
+        raise diagnostics.fail("xlsx-bomb", f"merged ranges cover {merged:,} cells; refused (limit "
+                                            f"{MAX_MERGED_CELLS:,})")
 
 
 # -- displayed text --------------------------------------------------------------------------
@@ -215,18 +245,15 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
 
 
 def _sheet_tables(sheet, diagnostics: Diagnostics, split: bool) -> list[list[Cell]]:
-    merged = {}
-    covered = set()
-    for rng in sheet.merged_cells.ranges:
-        merged[(rng.min_row, rng.min_col)] = (rng.max_row, rng.max_col)
-        for r in range(rng.min_row, min(rng.max_row, rng.min_row + 65534) + 1):
-            for c in range(rng.min_col, min(rng.max_col, rng.min_col + 16384) + 1):
-                if (r, c) != (rng.min_row, rng.min_col):
-                    covered.add((r, c))
+    merged = {(rng.min_row, rng.min_col): (rng.max_row, rng.max_col) for rng in sheet.merged_cells.ranges}
+    ranges = [(r0, c0, r1, c1) for (r0, c0), (r1, c1) in merged.items()]
+
+    def covered(r: int, c: int) -> bool:  # inside a merged range, but not its top-left cell
+        return any(r0 <= r <= r1 and c0 <= c <= c1 and (r, c) != (r0, c0) for r0, c0, r1, c1 in ranges)
     entries = []
     unknown_format = False
     for (r, c), cell in sorted(sheet._cells.items()):
-        if (r, c) in covered:
+        if ranges and covered(r, c):
             continue
         value = cell.value
         if value is None or (isinstance(value, str) and value == "" and (r, c) not in merged):
