@@ -35,6 +35,7 @@ from decimal import ROUND_HALF_UP, Decimal
 import io
 import re
 import zipfile
+import zlib
 
 from ..diagnostics import Diagnostics
 from ..grid import drop_pandas_default_labels, validate_document
@@ -87,10 +88,13 @@ def _check_zip(data: bytes, diagnostics: Diagnostics) -> None:
     # openpyxl makes one object per cell a merged range covers: a hostile
     # A1:XFD1048576 merge would never finish loading. Count merged areas first.
     merged = 0
-    for name in archive.namelist():
-        if name.startswith("xl/worksheets/") and name.endswith(".xml"):
-            for ref in _MERGE_REF.findall(archive.read(name)):
-                merged += _area(ref.decode("ascii", "replace"))
+    try:
+        for name in archive.namelist():
+            if name.startswith("xl/worksheets/") and name.endswith(".xml"):
+                for ref in _MERGE_REF.findall(archive.read(name)):
+                    merged += _area(ref.decode("ascii", "replace"))
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, RuntimeError, NotImplementedError) as exc:
+        raise diagnostics.fail("xlsx-not-zip", f"a damaged zip archive: {exc}") from None
     if merged > MAX_MERGED_CELLS:
         raise diagnostics.fail("xlsx-bomb", f"merged ranges cover {merged:,} cells; refused (limit "
                                             f"{MAX_MERGED_CELLS:,})")
