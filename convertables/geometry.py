@@ -137,13 +137,84 @@ def shapes(boxes: list[BBox | None]):
     return shapely.buffer(np.array(out, dtype=object), 0)
 
 
+# Integer corners below this bound give areas (products below 2**48) and sums that
+# floats hold exactly, so the arithmetic below equals GEOS's to the last bit.
+_EXACT_LIMIT = 2**24
+
+
+def _is_rectangle(pts: tuple[Point, ...]) -> bool:
+    """Whether a polygon encloses exactly its envelope: four corners joined by
+    axis-parallel edges (in either turning order), or no area at all."""
+    if len(pts) == 5 and pts[0] == pts[4]:
+        pts = pts[:4]
+    if len(pts) == 4:
+        (ax, ay), (bx, by), (cx, cy), (dx, dy) = pts
+        if (ax == bx and by == cy and cx == dx and dy == ay) or (ay == by and bx == cx and cy == dy and dx == ax):
+            return True
+    # a polygon on one line has no area, as its envelope then has none
+    return len({p[0] for p in pts}) == 1 or len({p[1] for p in pts}) == 1
+
+
+def _integer_rectangles(boxes: list[BBox | None]):
+    """``[n, 4]`` corners (x1, y1, x2, y2) when every outline is an axis-parallel
+    rectangle with integer corners (or has no area at all); otherwise None."""
+    import numpy as np
+
+    rows = []
+    for box in boxes:
+        if box is None:
+            rows.append((0.0, 0.0, 0.0, 0.0))
+            continue
+        pts = box.polygon
+        if pts and not _is_rectangle(pts):
+            return None
+        rows.append((box.x1, box.y1, box.x2, box.y2))
+    corners = np.array(rows, dtype=float)
+    if not (np.all(corners == np.round(corners)) and np.all(np.abs(corners) < _EXACT_LIMIT)):
+        return None
+    # a box given corner-swapped encloses the same area
+    x1, x2 = np.minimum(corners[:, 0], corners[:, 2]), np.maximum(corners[:, 0], corners[:, 2])
+    y1, y2 = np.minimum(corners[:, 1], corners[:, 3]), np.maximum(corners[:, 1], corners[:, 3])
+    return np.stack([x1, y1, x2, y2], axis=1)
+
+
+def _rectangle_iou(a, b):
+    """IoU of every pair of rectangles ``a[n, 4]`` x ``b[m, 4]``; 0 where both have no area."""
+    import numpy as np
+
+    width = np.minimum(a[:, None, 2], b[None, :, 2]) - np.maximum(a[:, None, 0], b[None, :, 0])
+    height = np.minimum(a[:, None, 3], b[None, :, 3]) - np.maximum(a[:, None, 1], b[None, :, 1])
+    inter = np.where((width > 0) & (height > 0), width * height, 0.0)
+    area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
+    area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+    union = area_a[:, None] + area_b[None, :] - inter
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(union > 0, inter / np.where(union > 0, union, 1), 0.0)
+
+
 def iou_matrix(gt: list[BBox | None], result: list[BBox | None]):
     """IoU of every pair, as a numpy array ``[len(gt), len(result)]``.
 
-    Only pairs whose envelopes intersect are computed (an STR-tree finds them);
-    each IoU is intersection area over union area, both computed by GEOS, and 0
-    where the union has no area (both outlines degenerate).
+    Each IoU is intersection area over union area, 0 where the union has no
+    area (both outlines degenerate). When every outline is an axis-parallel
+    rectangle with integer corners (the usual case: pixel boxes) the areas are
+    computed directly, exactly as GEOS would; otherwise GEOS computes them, for
+    the pairs whose envelopes intersect (an STR-tree finds them).
     """
+    import numpy as np
+
+    matrix = np.zeros((len(gt), len(result)))
+    if not gt or not result:
+        return matrix
+    rect_a = _integer_rectangles(gt)
+    rect_b = _integer_rectangles(result) if rect_a is not None else None
+    if rect_b is not None:
+        return _rectangle_iou(rect_a, rect_b)
+    return geos_iou_matrix(gt, result)
+
+
+def geos_iou_matrix(gt: list[BBox | None], result: list[BBox | None]):
+    """:func:`iou_matrix` with every area computed by GEOS (any polygon)."""
     import numpy as np
     import shapely
 

@@ -9,7 +9,10 @@ import shutil
 import pytest
 
 from convertables import write
-from convertables.geometry import iou_matrix, polygon_iou
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from convertables.geometry import geos_iou_matrix, iou_matrix, polygon_iou
 from convertables.model import BBox, Cell, Document, Frame, Region, Table
 from convertables.score import ScoreSettings, score_paths
 from convertables.score.ctdar import cell_relations, track_a, track_b
@@ -49,6 +52,41 @@ def test_iou_of_polygons():
     # decimal coordinates are fine (the official tool crashes on them)
     assert polygon_iou(box(0.5, 0, 10.5, 10), box(0, 0, 10, 10)) == pytest.approx(9.5 / 10.5)
     assert iou_matrix([box(0, 0, 1, 1)], [box(5, 5, 6, 6), box(0, 0, 1, 1)]).tolist() == [[0.0, 1.0]]
+
+
+def _outline(x1, y1, x2, y2, shape):
+    """A rectangle as the formats give it: plain, as a polygon in some corner
+    order, closed, corner-swapped, or (to force the GEOS path) a bow-tie."""
+    corners = ((x1, y1), (x2, y1), (x2, y2), (x1, y2))
+    if shape == "plain":
+        return box(min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2))
+    if shape == "swapped":
+        return box(x2, y2, x1, y1)
+    pts = {"clockwise": corners, "anticlockwise": corners[::-1], "rotated": corners[2:] + corners[:2],
+           "closed": corners + corners[:1], "bow-tie": (corners[0], corners[2], corners[1], corners[3])}[shape]
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    return box(min(xs), min(ys), max(xs), max(ys), tuple(pts))
+
+
+_coordinate = st.integers(-50, 50) | st.integers(-2**23, 2**23)
+_outlines = st.lists(
+    st.none() | st.builds(_outline, _coordinate, _coordinate, _coordinate, _coordinate,
+                          st.sampled_from(["plain", "swapped", "clockwise", "anticlockwise", "rotated", "closed"])),
+    min_size=1, max_size=6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_outlines, _outlines)
+def test_rectangle_iou_equals_geos_to_the_last_bit(gt, result):
+    """Integer rectangles take a direct computation; it must give GEOS's floats exactly."""
+    assert iou_matrix(gt, result).tolist() == geos_iou_matrix(gt, result).tolist()
+
+
+def test_outlines_that_are_not_integer_rectangles_go_to_geos():
+    bow_tie = _outline(0, 0, 10, 10, "bow-tie")
+    assert iou_matrix([bow_tie], [box(0, 0, 10, 10)]).tolist() == [[0.25]]
+    assert iou_matrix([box(0.5, 0, 10.5, 10)], [box(0, 0, 10, 10)]).tolist() == \
+        geos_iou_matrix([box(0.5, 0, 10.5, 10)], [box(0, 0, 10, 10)]).tolist()
 
 
 def test_relations_on_cell_identity():

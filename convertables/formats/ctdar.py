@@ -42,14 +42,20 @@ from ..options import ReadOptions, WriteOptions
 from ..xmlsafe import local_name, parse_xml
 
 _PAIR = re.compile(r"^\s*([-+0-9.eE]+)\s*,\s*([-+0-9.eE]+)\s*$")
+_INDEX_LIMIT = 10**9
+_NUMBER = "[-+0-9.eE]+"
+# A whole points attribute of well-formed pairs: read in one go, without a match per pair.
+_POINTS = re.compile(rf"\s*{_NUMBER},{_NUMBER}(?:\s+{_NUMBER},{_NUMBER})*\s*")
 
 
 def _children(el, name: str):
-    return [c for c in el if local_name(c.tag) == name]
+    """Child elements called ``name`` in any namespace or none."""
+    return list(el.iterchildren("{*}" + name))
 
 
 def _first(el, name: str):
-    return next((d for d in el.iter() if local_name(d.tag) == name), None)
+    """The first element called ``name`` at or below ``el`` (document order)."""
+    return next(el.iter("{*}" + name), None)
 
 
 class _Reader:
@@ -64,7 +70,7 @@ class _Reader:
         if raw is None:
             self.diagnostics.error("missing-attribute", "<Coords> has no points", line=coords.sourceline)
             return None
-        pts = []
+        pts = []  # the careful way, pair by pair, saying which pair is wrong
         for pair in raw.split():
             match = _PAIR.match(pair)
             x = y = math.nan
@@ -89,6 +95,17 @@ class _Reader:
         coords = _first(el, "Coords")
         if coords is None:
             return None
+        raw = coords.get("points")
+        if raw is not None and _POINTS.fullmatch(raw):  # the common case, in one go
+            try:
+                numbers = list(map(float, raw.replace(",", " ").split()))
+            except ValueError:
+                numbers = None
+            if numbers is not None:
+                xs, ys = numbers[::2], numbers[1::2]
+                x1, y1, x2, y2 = min(xs), min(ys), max(xs), max(ys)
+                if -math.inf < x1 and x2 < math.inf and -math.inf < y1 and y2 < math.inf:
+                    return BBox(x1, y1, x2, y2, Frame.IMAGE, tuple(zip(xs, ys)))
         pts = self.points(coords)
         return polygon_envelope(pts, Frame.IMAGE) if pts else None
 
@@ -103,26 +120,35 @@ class _Reader:
         except ValueError:
             self.diagnostics.error("bad-number", f"<cell> {name}={raw!r} is not an integer", line=el.sourceline)
             return None
-        if not 0 <= value <= 10**9:
+        if not 0 <= value <= _INDEX_LIMIT:
             self.diagnostics.error("bad-number", f"<cell> {name}={value} is out of range", line=el.sourceline)
             return None
         return value
 
     def cell(self, el) -> Cell | None:
-        start_row = self.index(el, "start-row", None)
-        start_col = self.index(el, "start-col", None)
-        if start_row is None or start_col is None:
-            self.diagnostics.error("cell-dropped", "cell without a valid start row/column is left out",
-                                   line=el.sourceline)
-            return None
-        end_row = self.index(el, "end-row", start_row)
-        end_col = self.index(el, "end-col", start_col)
+        get = el.get
+        try:  # the common case, fast; anything unusual takes the careful path below
+            start_row, end_row = int(get("start-row")), int(get("end-row"))
+            start_col, end_col = int(get("start-col")), int(get("end-col"))
+            fast = 0 <= min(start_row, end_row, start_col, end_col) and max(
+                start_row, end_row, start_col, end_col) <= _INDEX_LIMIT
+        except (TypeError, ValueError):
+            fast = False
+        if not fast:
+            start_row = self.index(el, "start-row", None)
+            start_col = self.index(el, "start-col", None)
+            if start_row is None or start_col is None:
+                self.diagnostics.error("cell-dropped", "cell without a valid start row/column is left out",
+                                       line=el.sourceline)
+                return None
+            end_row = self.index(el, "end-row", start_row)
+            end_col = self.index(el, "end-col", start_col)
         box = self.outline(el)
-        if box is not None and box.polygon and all(p == (0.0, 0.0) for p in box.polygon):
+        if box is not None and box.x1 == box.x2 == box.y1 == box.y2 == 0.0:
             self.fillers += 1
             if not self.keep_filler:
                 return None
-        content_el = next(iter(_children(el, "content")), None)
+        content_el = next(el.iterchildren("{*}content"), None)
         content = None if content_el is None else "".join(content_el.itertext())
         cell_id = el.get("id")
         cell = Cell(
@@ -140,7 +166,7 @@ class _Reader:
 
     def region(self, el, region_id: int, page: int) -> Region:
         region = Region(id=region_id, page=page, bbox=self.outline(el))
-        for cell_el in (d for d in el.iter() if local_name(d.tag) == "cell"):
+        for cell_el in el.iter("{*}cell"):
             cell = self.cell(cell_el)
             if cell is not None:
                 region.cells.append(cell)
@@ -172,7 +198,7 @@ class _Reader:
                 "ctdar-root", f"root element is <{local_name(root.tag)}>, not <document>", line=root.sourceline
             )
         doc = Document(filename=root.get("filename"), pages=[Page(1, frame=Frame.IMAGE)])
-        for index, table_el in enumerate(d for d in root.iter() if local_name(d.tag) == "table"):
+        for index, table_el in enumerate(root.iter("{*}table")):
             doc.tables.append(self.table(table_el, index))
         if self.fillers:
             kept = "kept for scoring" if self.keep_filler else "left out"

@@ -102,14 +102,21 @@ def cell_relations(cells: list[Cell]) -> set[tuple[int, int, str]]:
 
 def _first_fit(iou, threshold: float, one_to_one: bool) -> dict[int, int]:
     """Row i -> the first column j (in order) with iou[i, j] >= threshold."""
+    import numpy as np
+
+    fits = iou >= threshold
+    rows = np.flatnonzero(fits.any(axis=1))
+    if not len(rows):
+        return {}
+    if not one_to_one:
+        return dict(zip(rows.tolist(), fits[rows].argmax(axis=1).tolist()))
     taken: set[int] = set()
     pairs = {}
-    for i in range(iou.shape[0]):
-        for j in range(iou.shape[1]):
-            if iou[i, j] >= threshold and not (one_to_one and j in taken):
-                pairs[i] = j
-                taken.add(j)
-                break
+    for i in rows.tolist():
+        j = next((j for j in np.flatnonzero(fits[i]).tolist() if j not in taken), None)
+        if j is not None:
+            pairs[i] = j
+            taken.add(j)
     return pairs
 
 
