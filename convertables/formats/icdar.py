@@ -255,9 +255,9 @@ class _Reader:
             end_col = start_col if end_col is None else int(end_col)
             cell_id = get("id")
             cell_id = None if cell_id is None else int(cell_id)
-            fast = max(abs(start_row), abs(start_col), abs(end_row), abs(end_col), cell_id or 0) <= _INT_LIMIT and (
-                cell_id is None or cell_id >= 0
-            )
+            fast = -_INT_LIMIT <= min(start_row, start_col, end_row, end_col) and max(
+                start_row, start_col, end_row, end_col) <= _INT_LIMIT and (
+                cell_id is None or 0 <= cell_id <= _INT_LIMIT)
         except (TypeError, ValueError):
             fast = False
         if not fast:
@@ -284,6 +284,12 @@ class _Reader:
             header=get("type") == "header",
         )
         self.lines[id(cell)] = el.sourceline
+        if len(el) == 1:  # the common case: <content> alone
+            child = el[0]
+            if child.tag == "content":
+                text = child.text if len(child) == 0 else "".join(child.itertext())
+                cell.content = text if text else None
+                return cell
         has_content = False
         for child in el:
             name = child.tag

@@ -42,10 +42,12 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Callable, Iterable
 
 from ..model import Document, Table
 from . import text as texts
+from .assignment import max_weight_assignment
 
 MAX_BAND_SLOTS = 4_000_000
 
@@ -99,8 +101,8 @@ def _links(rects: list[tuple[int, int, int, int]], is_content: list[bool]) -> li
 
     for row in grid:
         scan(row, widths, H)
-    for j in range(n_cols):
-        scan((grid[i][j] for i in range(n_rows)), heights, V)
+    for column in zip(*grid):
+        scan(column, heights, V)
     return links
 
 
@@ -114,6 +116,11 @@ class TableRelations:
 
     def __len__(self) -> int:
         return len(self.relations)
+
+    @cached_property
+    def counts(self) -> Counter:
+        """Each distinct relation and how often it occurs (computed once per table)."""
+        return Counter(self.relations)
 
 
 def icdar2013_relations(table: Table, normalise: Callable[[str], str]) -> TableRelations:
@@ -137,18 +144,15 @@ def icdar2013_relations(table: Table, normalise: Callable[[str], str]) -> TableR
 
 
 def pubmed_relations(table: Table) -> TableRelations:
-    rects, words = [], []
-    for region in table.regions:
-        for cell in region.cells:
-            rects.append((cell.start_row, cell.end_row, cell.start_col, cell.end_col))
-            words.append(texts.pubmed(cell.content or ""))
+    cells = [cell for region in table.regions for cell in region.cells]
+    rects = [(cell.start_row, cell.end_row, cell.start_col, cell.end_col) for cell in cells]
+    words = [texts.pubmed(cell.content or "") for cell in cells]
     seen: set[tuple[int, int]] = set()
     relations = []
     for a, b, direction, _gap in _links(rects, [bool(w) for w in words]):
-        if (a, b) in seen:
-            continue  # the benchmark keys its relations on the two cells alone
-        seen.add((a, b))
-        relations.append((words[a], words[b], direction))
+        if (a, b) not in seen:  # the benchmark keys its relations on the two cells alone
+            seen.add((a, b))
+            relations.append((words[a], words[b], direction))
     return TableRelations(table.id, table.page, tuple(relations))
 
 
@@ -156,8 +160,10 @@ def correct_relations(gt: TableRelations, result: TableRelations) -> int:
     """Multiset matching: each ground-truth relation consumes one equal result relation."""
     if not gt.relations or not result.relations:
         return 0
-    result_counts = Counter(result.relations)
-    return sum(min(n, result_counts[r]) for r, n in Counter(gt.relations).items())
+    small, large = gt.counts, result.counts
+    if len(small) > len(large):
+        small, large = large, small
+    return sum(min(n, large[r]) for r, n in small.items() if r in large)
 
 
 # -- records -------------------------------------------------------------------------------
@@ -274,7 +280,4 @@ def _max_weight_pairs(gt_tables: list[TableRelations], res_tables: list[TableRel
         i, j = max(((i, j) for i in range(len(gt_tables)) for j in range(len(res_tables))),
                    key=lambda ij: weights[ij[0]][ij[1]])
         return {i: j}
-    from scipy.optimize import linear_sum_assignment  # imported here: only table-rich documents need it
-
-    rows, cols = linear_sum_assignment(weights, maximize=True)
-    return {int(i): int(j) for i, j in zip(rows, cols) if weights[i][j] > 0}
+    return {i: j for i, j in max_weight_assignment(weights) if weights[i][j] > 0}

@@ -13,25 +13,33 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from typing import Callable
+
+# Cell texts repeat a lot (numbers, units, blanks): each rule is cached per text.
+_cached = lru_cache(maxsize=1 << 16)
 
 _ASCII_WHITESPACE = re.compile(r"[ \t\n\x0b\x0c\r]+")
 _NON_WORD = re.compile(r"[^A-Za-z0-9_]")
 _PUBMED_SPACE = re.compile(r"[ \t\r\n]+")
 
 
+@_cached
 def default(text: str) -> str:
     return _ASCII_WHITESPACE.sub("", text).upper()
 
 
+@_cached
 def ignorechars(text: str) -> str:
     return _NON_WORD.sub("_", _ASCII_WHITESPACE.sub("", text)).upper()
 
 
+@_cached
 def ignorechars2(text: str) -> str:
     return _NON_WORD.sub("", _ASCII_WHITESPACE.sub("", text)).upper()
 
 
+@_cached
 def pubmed(text: str) -> str:
     if not text.isascii():
         folded = "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.category(ch).startswith("M"))
