@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 from ..diagnostics import Diagnostics
 from ..geometry import ordered
@@ -145,6 +146,19 @@ def _reject_constant(name: str):
     raise ValueError(f"{name} is not a number JSON allows")
 
 
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
+def _holds_lone_surrogate(value) -> bool:
+    """Whether a string anywhere in ``value`` holds half a surrogate pair (JSON
+    can spell one as an escape; json.loads joins only complete pairs)."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
 def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Document:
     if not data.strip():
         raise diagnostics.fail("json-empty", "the file is empty")
@@ -156,6 +170,9 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
         raise diagnostics.fail("json-syntax", f"not valid JSON: {exc.msg}", line=exc.lineno, column=exc.colno) from None
     except (ValueError, RecursionError) as exc:
         raise diagnostics.fail("json-syntax", f"not valid JSON: {exc}") from None
+    if _SURROGATE_ESCAPE.search(data) and _holds_lone_surrogate(value):
+        raise diagnostics.fail("bad-text", "a text holds a lone surrogate (a \\ud800-\\udfff escape without its "
+                                           "pair), which no output format can encode")
     problem = first_json_error(value)
     if problem:
         raise diagnostics.fail("json-schema", f"does not match the canonical JSON schema {problem}")

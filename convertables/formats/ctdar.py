@@ -55,6 +55,8 @@ def _children(el, name: str):
 
 def _first(el, name: str):
     """The first element called ``name`` at or below ``el`` (document order)."""
+    if len(el) and el[0].tag == name:  # the usual place, found without an iterator
+        return el[0]
     return next(el.iter("{*}" + name), None)
 
 

@@ -374,12 +374,16 @@ def score_documents(
     pairs: list[DocumentPair], settings: ScoreSettings, jobs: int = 1
 ) -> Iterator[dict]:
     """Records in document order; with ``jobs > 1`` documents are scored in worker processes."""
-    if jobs <= 1 or len(pairs) < 2:
+    if jobs <= 1 or len(pairs) < 3:
         for p in pairs:
             yield score_pair(p, settings)
         return
+    # The first document is scored here: that loads the readers and libraries it
+    # needs once, before the workers are forked, instead of once in each worker.
+    yield score_pair(pairs[0], settings)
+    rest = pairs[1:]
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        yield from pool.map(_score_pair_star, [(p, settings) for p in pairs], chunksize=max(1, len(pairs) // (jobs * 8)))
+        yield from pool.map(_score_pair_star, [(p, settings) for p in rest], chunksize=max(1, len(rest) // (jobs * 8)))
 
 
 def score_paths(
