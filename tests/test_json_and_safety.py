@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
 
 from convertables import registry
 from convertables.diagnostics import Diagnostics, InputError
 from convertables.formats import canonical_json
-from convertables.model import BBox, Cell, Document, Frame, Page, Region, Table
-from convertables.validation import validate_json
+from convertables.model import BBox, Cell, Document, Frame, Instruction, Page, Region, Table, TextItem
+from convertables.validation import first_json_error, plainly_valid, validate_json
 from convertables.xmlsafe import parse_xml
+from tests.test_properties import documents
 
 
 def _rich_doc() -> Document:
@@ -123,3 +126,61 @@ def test_format_detection(head, name, expected):
 def test_detection_falls_back_on_the_suffix_and_gives_up_without_one():
     assert registry.detect(Path("a.xml"), b"<other/>").name == "icdar"  # its reader says what is wrong
     assert registry.detect(Path("a.txt"), b"hello") is None
+
+
+# -- the quick reading of the JSON Schema -------------------------------------------------------
+
+def _places(value, out=None) -> list:
+    """Every (container, key) in a JSON value, containers included."""
+    out = [] if out is None else out
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, child in items:
+        out.append((value, key))
+        _places(child, out)
+    return out
+
+
+_ODD_VALUES = [None, True, False, 0, -1, 1, 2, 1.0, 1.5, float("inf"), "", "pdf", "image", "convertables", [], [1],
+               [1, 2], [[1, 2]], {}, {"instr_id": 1}]
+
+
+def _rich_data() -> dict:
+    """Canonical JSON using every part of the schema once."""
+    doc = _rich_doc()
+    doc.tables[0].regions[0].instructions = [Instruction(4, None)]
+    doc.tables[0].regions[0].cells[0].instructions = [Instruction(5, 2)]
+    doc.pages[0].items = [TextItem(BBox(1, 2, 3, 4), "x")]
+    return canonical_json.to_data(doc)
+
+
+def test_quick_schema_reading_never_accepts_what_the_schema_refuses():
+    """Every single change of the rich document (each value replaced by each odd
+    value, each key deleted, an unknown key added to each object): the quick
+    reading may refuse what the schema accepts, never the other way round."""
+    assert plainly_valid(_rich_data()) and not validate_json(_rich_data())
+    variants = 0
+    for index in range(len(_places(_rich_data()))):
+        for action, value in [("set", v) for v in _ODD_VALUES] + [("delete", None), ("add", 1)]:
+            data = _rich_data()
+            container, key = _places(data)[index]
+            if action == "set":
+                container[key] = copy.deepcopy(value)
+            elif not isinstance(container, dict):
+                continue
+            elif action == "delete":
+                del container[key]
+            else:
+                container["unexpected"] = value
+            schema_accepts = not validate_json(data)
+            if plainly_valid(data):
+                assert schema_accepts, (index, action, value, data)
+            assert (first_json_error(data) is None) == schema_accepts
+            variants += 1
+    assert variants > 1500
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@given(documents())
+def test_documents_as_written_take_the_quick_path(doc):
+    data = canonical_json.to_data(doc)
+    assert plainly_valid(data) and not validate_json(data)
