@@ -33,7 +33,7 @@ def parse_xml(data: bytes, diagnostics: Diagnostics) -> etree._Element:
     Errors carry codes ``xml-empty``, ``xml-syntax`` (with line and column) and
     ``xml-entity``.
     """
-    if not data.strip():
+    if not data or data.isspace():  # (isspace stops at the first other byte; strip would copy)
         raise diagnostics.fail("xml-empty", "the file is empty")
     if b"<!ENTITY" in data:  # refused before libxml2 sees it (it is also checked after parsing)
         raise _entities_refused(diagnostics)

@@ -95,3 +95,17 @@ def test_ctdar_round_trip(doc):
     assert [[(c.start_row, c.start_col, c.end_row, c.end_col, c.bbox) for c in t.cells()] for t in back.tables] == \
         [[(c.start_row, c.start_col, c.end_row, c.end_col, c.bbox) for c in t.cells()] for t in doc.tables]
     assert [t.regions[0].bbox for t in back.tables] == [t.regions[0].bbox for t in doc.tables]
+
+
+_spots = st.tuples(st.integers(1, 12), st.integers(1, 12))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sets(_spots, max_size=60), st.lists(st.tuples(_spots, st.integers(0, 5), st.integers(0, 5)), max_size=6))
+def test_cells_covered_by_merged_ranges(positions, ranges):
+    """Cells inside a merged range other than its top-left one, overlapping ranges included,
+    found exactly as the definition says (the definition costs cells x ranges; the reader does not)."""
+    merged = {(r0, c0): (r0 + h, c0 + w) for (r0, c0), h, w in ranges}
+    expected = {(r, c) for r, c in positions for (r0, c0), (r1, c1) in merged.items()
+                if r0 <= r <= r1 and c0 <= c <= c1 and (r, c) != (r0, c0)}
+    assert xlsx._covered_cells(positions, merged) == expected

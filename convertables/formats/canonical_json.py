@@ -160,7 +160,7 @@ def _holds_lone_surrogate(value) -> bool:
 
 
 def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Document:
-    if not data.strip():
+    if not data or data.isspace():  # (isspace stops at the first other byte; strip would copy)
         raise diagnostics.fail("json-empty", "the file is empty")
     try:
         value = json.loads(data, parse_constant=_reject_constant)

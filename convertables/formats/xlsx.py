@@ -31,11 +31,12 @@ an empty row between them, merges for spans, header cells bold.
 from __future__ import annotations
 
 import datetime as dt
-from decimal import ROUND_HALF_UP, Decimal
 import io
 import re
 import zipfile
 import zlib
+from bisect import bisect_left, bisect_right
+from decimal import ROUND_HALF_UP, Decimal
 
 from ..diagnostics import Diagnostics
 from ..grid import drop_pandas_default_labels, validate_document
@@ -248,16 +249,36 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
     return doc
 
 
+def _covered_cells(positions, merged: dict[tuple[int, int], tuple[int, int]]) -> set[tuple[int, int]]:
+    """The cells at ``positions`` that lie inside a merged range but are not its
+    top-left cell. Each range looks only at the cells that exist inside it (rows
+    and columns found by bisection), so the cost follows the cells, not the
+    ranges' area nor ranges x cells."""
+    if not merged:
+        return set()
+    by_row: dict[int, list[int]] = {}
+    for r, c in positions:
+        by_row.setdefault(r, []).append(c)
+    for columns in by_row.values():
+        columns.sort()
+    rows = sorted(by_row)
+    covered = set()
+    for (r0, c0), (r1, c1) in merged.items():
+        for r in rows[bisect_left(rows, r0):bisect_right(rows, r1)]:
+            columns = by_row[r]
+            for c in columns[bisect_left(columns, c0):bisect_right(columns, c1)]:
+                if (r, c) != (r0, c0):
+                    covered.add((r, c))
+    return covered
+
+
 def _sheet_tables(sheet, diagnostics: Diagnostics, split: bool) -> list[list[Cell]]:
     merged = {(rng.min_row, rng.min_col): (rng.max_row, rng.max_col) for rng in sheet.merged_cells.ranges}
-    ranges = [(r0, c0, r1, c1) for (r0, c0), (r1, c1) in merged.items()]
-
-    def covered(r: int, c: int) -> bool:  # inside a merged range, but not its top-left cell
-        return any(r0 <= r <= r1 and c0 <= c <= c1 and (r, c) != (r0, c0) for r0, c0, r1, c1 in ranges)
+    covered = _covered_cells(sheet._cells.keys(), merged)
     entries = []
     unknown_format = False
     for (r, c), cell in sorted(sheet._cells.items()):
-        if ranges and covered(r, c):
+        if (r, c) in covered:
             continue
         value = cell.value
         if value is None or (isinstance(value, str) and value == "" and (r, c) not in merged):
