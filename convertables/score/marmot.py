@@ -41,7 +41,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import numpy as np
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # numpy is imported where it is used: the other metrics never load it
+    import numpy as np
 
 from ..model import Document
 from .region import PageItems, region_box
@@ -83,6 +86,8 @@ def _side_by_side(boxes) -> bool:
 
 
 def score_document(gt: Document, result: Document, pages: dict[int, PageItems], penalties: dict) -> dict:
+    import numpy as np
+
     threshold = penalties["threshold"]
     invert = penalties["invert_overlap_coefficients"]
     counts = {"nr": 0, "nm": 0, "na": 0, "nfa": 0, "nfu": 0}

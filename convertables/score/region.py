@@ -27,7 +27,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # numpy is imported where it is used: the other metrics never load it
+    import numpy as np
 
 from ..model import BBox, Document, Region
 from ..geometry import envelope
@@ -42,6 +45,8 @@ class PageItems:
 
     @classmethod
     def from_boxes(cls, boxes: list[tuple[float, float, float, float]]) -> "PageItems":
+        import numpy as np
+
         array = np.array(boxes, dtype=float).reshape(-1, 4)
         centres = np.column_stack(((array[:, 0] + array[:, 2]) / 2, (array[:, 1] + array[:, 3]) / 2))
         return cls(centres, array)
@@ -72,6 +77,8 @@ class _Located:
 
 
 def _locate(doc: Document, pages: dict[int, PageItems]) -> tuple[list[_Located], list[str]]:
+    import numpy as np
+
     out, notes = [], []
     for table in doc.tables:
         for region in table.regions:
