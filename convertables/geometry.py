@@ -182,14 +182,15 @@ def _rectangle_iou(a, b):
     """IoU of every pair of rectangles ``a[n, 4]`` x ``b[m, 4]``; 0 where both have no area."""
     import numpy as np
 
-    width = np.minimum(a[:, None, 2], b[None, :, 2]) - np.maximum(a[:, None, 0], b[None, :, 0])
-    height = np.minimum(a[:, None, 3], b[None, :, 3]) - np.maximum(a[:, None, 1], b[None, :, 1])
-    inter = np.where((width > 0) & (height > 0), width * height, 0.0)
-    area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
-    area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
-    union = area_a[:, None] + area_b[None, :] - inter
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(union > 0, inter / np.where(union > 0, union, 1), 0.0)
+    width = np.minimum.outer(a[:, 2], b[:, 2]) - np.maximum.outer(a[:, 0], b[:, 0])
+    height = np.minimum.outer(a[:, 3], b[:, 3]) - np.maximum.outer(a[:, 1], b[:, 1])
+    np.maximum(width, 0.0, out=width)
+    np.maximum(height, 0.0, out=height)
+    inter = width * height
+    union = np.add.outer((a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1]), (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])) - inter
+    iou = np.zeros_like(inter)
+    np.divide(inter, union, out=iou, where=union > 0)
+    return iou
 
 
 def iou_matrix(gt: list[BBox | None], result: list[BBox | None]):
