@@ -55,7 +55,7 @@ from __future__ import annotations
 
 import html as html_escape
 import re
-from dataclasses import dataclass, field
+from dataclasses import fields
 
 from lxml import etree
 
@@ -81,8 +81,18 @@ _RESOURCE_LIMIT = etree.ErrorTypes.ERR_RESOURCE_LIMIT
 _TABLES_AND_STYLES = etree.XPath("descendant-or-self::table | descendant-or-self::*[@style]")
 
 
-def _tables_and_styles(top) -> list:
-    return top.tables_and_styles() if isinstance(top, _Node) else _TABLES_AND_STYLES(top)
+_STYLE = re.compile("style", re.I | re.A)
+
+
+def _tables_and_styles(top, text: str):
+    if isinstance(top, _Node):
+        return top.tables_and_styles()
+    if not _STYLE.search(text):
+        # No page break without a style attribute, and no style attribute without
+        # these five letters in the page (libxml2 lower-cases ASCII letters in
+        # names, nothing else): the tables alone, found faster than by the XPath.
+        return top.iter("table")
+    return _TABLES_AND_STYLES(top)
 
 
 def parse_non_negative(value: str | None) -> int | None:
@@ -96,89 +106,125 @@ def parse_non_negative(value: str | None) -> int | None:
 
 # -- the table model -------------------------------------------------------------------------
 
-@dataclass
-class _Slot:
-    x0: int
-    x1: int  # inclusive
-    y0: int
-    y1: float  # inclusive; inf while the cell grows downward
-    element: object
-    header: bool
+_GROWING = 1 << 62  # the end row of a rowspan=0 cell until its row group ends
+
+# Cells are made positionally (half the cost of keywords), once for every cell of a page.
+if [f.name for f in fields(Cell)][:8] != ["start_row", "start_col", "end_row", "end_col", "content", "id", "bbox",
+                                          "header"]:
+    raise ImportError("the fields of convertables.model.Cell moved: update html._Model.row")
 
 
-@dataclass
+def _spans(element, bad_spans: list[str]) -> tuple[int, int]:
+    """(colspan, rowspan) by the HTML rules, rowspan 0 for a cell that grows to
+    the end of its row group; values that the rules read differently from how
+    they are written are noted in ``bad_spans``."""
+    raw_colspan = element.get("colspan")
+    raw_rowspan = element.get("rowspan")
+    colspan = parse_non_negative(raw_colspan)
+    rowspan = parse_non_negative(raw_rowspan)
+    for name, raw, parsed in (("colspan", raw_colspan, colspan), ("rowspan", raw_rowspan, rowspan)):
+        if raw is not None and (parsed is None or str(parsed) != raw.strip().lstrip("+")):
+            bad_spans.append(f"{name}={raw!r}")
+    if colspan is None or colspan == 0:
+        colspan = 1
+    if rowspan is None:
+        rowspan = 1
+    return min(colspan, COLSPAN_MAX), min(rowspan, ROWSPAN_MAX)
+
+
 class _Model:
-    cells: list[_Slot] = field(default_factory=list)
-    active: list[_Slot] = field(default_factory=list)
-    """Cells that may still cover the current row or a later one."""
-    height: int = 0
-    width: int = 0
-    y: int = 0
-    growing: list[_Slot] = field(default_factory=list)
-    overlaps: int = 0
-    bad_spans: list[str] = field(default_factory=list)
+    """The slots of one table: its cells, in document order, each made once."""
 
-    def occupied(self) -> list[tuple[int, int]]:
-        """Occupied x-intervals of row ``y``, sorted (cells that ended are dropped)."""
-        self.active = [c for c in self.active if c.y1 >= self.y]
-        return sorted((c.x0, c.x1) for c in self.active if c.y0 <= self.y)
+    def __init__(self):
+        self.cells: list[Cell] = []
+        self.active: list[Cell] = []
+        """Cells that may still cover the current row or a later one."""
+        self.height = 0
+        self.width = 0
+        self.y = 0
+        self.growing: list[Cell] = []
+        self.overlaps = 0
+        self.bad_spans: list[str] = []
 
-    def row(self, cells: list) -> None:
-        if self.height == self.y:
-            self.height += 1
-        x = 0
-        # Slots taken by cells from rows above, sorted; cells of this row always
-        # lie left of x, so one forward pass finds every first free slot.
-        intervals = self.occupied()
+    def row(self, elements) -> None:
+        """One row: ``elements`` are the row's children; those that are not
+        ``<td>`` or ``<th>`` are passed over."""
+        y = self.y
+        height = self.height
+        if height == y:
+            height += 1
+        width = self.width
+        if self.active:
+            # Slots taken by cells from rows above, sorted; cells of this row always
+            # lie left of x, so one forward pass finds every first free slot.
+            self.active = active = [c for c in self.active if c.end_row >= y]
+            intervals = sorted((c.start_col, c.end_col) for c in active if c.start_row <= y)
+        else:
+            intervals = []
+        n = len(intervals)
         k = 0
-        for element in cells:
-            while k < len(intervals) and intervals[k][1] < x:
-                k += 1
-            while k < len(intervals) and intervals[k][0] <= x:
-                x = max(x, intervals[k][1] + 1)
-                k += 1
-                while k < len(intervals) and intervals[k][1] < x:
+        x = 0
+        cells = self.cells
+        for element in elements:
+            tag = element.tag
+            if tag != "td" and tag != "th":
+                continue
+            if k < n:
+                while k < n and intervals[k][1] < x:
                     k += 1
-            if x == self.width:
-                self.width += 1
-            colspan = parse_non_negative(element.get("colspan"))
-            rowspan = parse_non_negative(element.get("rowspan"))
-            for name, raw, parsed in (("colspan", element.get("colspan"), colspan),
-                                      ("rowspan", element.get("rowspan"), rowspan)):
-                if raw is not None and (parsed is None or str(parsed) != raw.strip().lstrip("+")):
-                    self.bad_spans.append(f"{name}={raw!r}")
-            if colspan is None or colspan == 0:
-                colspan = 1
-            colspan = min(colspan, COLSPAN_MAX)
-            if rowspan is None:
-                rowspan = 1
-            grows = rowspan == 0
-            rowspan = 1 if grows else min(rowspan, ROWSPAN_MAX)
-            self.width = max(self.width, x + colspan)
-            self.height = max(self.height, self.y + rowspan)
-            slot = _Slot(x, x + colspan - 1, self.y, float("inf") if grows else self.y + rowspan - 1, element,
-                         element.tag == "th")
-            if k < len(intervals) and intervals[k][0] <= slot.x1:
+                while k < n and intervals[k][0] <= x:
+                    x = max(x, intervals[k][1] + 1)
+                    k += 1
+                    while k < n and intervals[k][1] < x:
+                        k += 1
+            if element.items():  # most cells have no attributes at all
+                colspan, rowspan = _spans(element, self.bad_spans)
+            else:
+                colspan = rowspan = 1
+            x1 = x + colspan - 1
+            if x1 >= width:
+                width = x1 + 1
+            if rowspan == 0:
+                y1 = _GROWING
+            else:
+                y1 = y + rowspan - 1
+                if y1 >= height:
+                    height = y1 + 1
+            if len(element):
+                text = cell_text(element)
+            else:  # cell_text's common case, inline: text only
+                text = element.text
+                if text:
+                    text = text.strip()
+                    if not text.isprintable() or "  " in text:
+                        text = _WS.sub(" ", text)
+                else:
+                    text = ""
+            # Positional: start_row, start_col, end_row, end_col, content, id, bbox, header.
+            cell = Cell(y, x, y1, x1, text, None, None, tag == "th")
+            if k < n and intervals[k][0] <= x1:
                 self.overlaps += 1  # a table model error: two cells on one slot
-            self.cells.append(slot)
-            if slot.y1 > self.y:
-                self.active.append(slot)
-            if grows:
-                self.growing.append(slot)
-            x += colspan
-        self.y += 1
+            cells.append(cell)
+            if y1 > y:
+                self.active.append(cell)
+                if rowspan == 0:
+                    self.growing.append(cell)
+            x = x1 + 1
+        self.y = y + 1
+        self.height = height
+        self.width = width
 
     def end_row_group(self) -> None:
         # Growing cells reach the last row of the group; no loop over rows.
         self.y = max(self.y, self.height)
-        for slot in self.growing:
-            slot.y1 = max(slot.y0, self.height - 1)
+        for cell in self.growing:
+            cell.end_row = max(cell.start_row, self.height - 1)
         self.growing = []
 
 
-def _rows_of(container) -> list[list]:
-    """The rows of a row group (or of the table itself): ``<tr>``s, and runs of
-    cells outside any ``<tr>`` (a browser's parser wraps them in one)."""
+def _rows_of(container) -> list:
+    """The rows of a row group (or of the table itself): each ``<tr>``'s children,
+    and runs of cells outside any ``<tr>`` (a browser's parser wraps them in one)."""
     rows, loose = [], []
     for child in container:  # comments are children too; their tag is not a string
         tag = child.tag
@@ -186,8 +232,8 @@ def _rows_of(container) -> list[list]:
             if loose:
                 rows.append(loose)
                 loose = []
-            rows.append([c for c in child if c.tag in _CELLS])
-        elif tag in _CELLS:
+            rows.append(child)
+        elif tag == "td" or tag == "th":
             loose.append(child)
     if loose:
         rows.append(loose)
@@ -202,7 +248,7 @@ def form_table(table_el) -> _Model:
         name = child.tag
         if name.__class__ is not str:
             continue  # a comment does not end a run of loose cells
-        if name == "tr" or name in _CELLS:
+        if name == "tr" or name == "td" or name == "th":
             loose.append(child)
             continue
         if loose:  # rows directly under <table>
@@ -238,7 +284,12 @@ def cell_text(element) -> str:
     ``.text`` and ``.tail``, and a comment's tail is text like any other."""
     if len(element) == 0:  # the common case: text only
         text = element.text
-        return _WS.sub(" ", text).strip() if text else ""
+        if not text:
+            return ""
+        text = text.strip()  # stripping first is the same: runs of whitespace never cross the ends
+        if text.isprintable() and "  " not in text:
+            return text  # no tab, newline, CR, form feed or double space: nothing to collapse
+        return _WS.sub(" ", text)
     parts: list[str] = []
     if element.text:
         parts.append(element.text)
@@ -334,6 +385,9 @@ class _Node:
 
     def get(self, key: str, default=None):
         return self.attrib.get(key, default)
+
+    def items(self) -> list[tuple[str, str]]:
+        return list(self.attrib.items())
 
     def __iter__(self):
         return iter(self.children)
@@ -497,7 +551,7 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
 
     page = base_page
     table_index = 0
-    for element in (e for top in tops for e in _tables_and_styles(top)):
+    for element in (e for top in tops for e in _tables_and_styles(top, text)):
         style = element.get("style") or ""
         found = _PAGE_BREAK.search(style) if style else None
         if found and re.search(r"before", found.group(0), re.I):
@@ -505,13 +559,7 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
         if element.tag == "table":
             model = form_table(element)
             explicit = parse_non_negative(element.get("data-page"))
-            cells = [
-                Cell(
-                    start_row=slot.y0, start_col=slot.x0, end_row=int(slot.y1), end_col=slot.x1,
-                    content=cell_text(slot.element), header=slot.header,
-                )
-                for slot in model.cells
-            ]
+            cells = model.cells
             if model.bad_spans:
                 diagnostics.warning(
                     "html-span", f"table {table_index}: span value(s) {', '.join(model.bad_spans[:3])} read by the "
