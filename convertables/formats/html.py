@@ -72,15 +72,12 @@ _INVISIBLE = {"script", "style", "template", "noscript", "head", "title"}
 _PAGE_BREAK = re.compile(r"(page-break-(before|after)\s*:\s*always|break-(before|after)\s*:\s*page)", re.I)
 _PAGE_IN_NAME = re.compile(r"-page-(\d+)-table-\d+", re.I)
 _WS = re.compile(r"[ \t\n\r\f]+")
-_CELLS = ("td", "th")
 _LEFT_OUT = _INVISIBLE | {"table"}
 _STRING_CONTAINERS = {"script", "style", "template", "rt", "rp"}  # beautifulsoup's: their text is not text
 _GENERATOR = re.compile("^generator$", re.I)
 _RESOURCE_LIMIT = etree.ErrorTypes.ERR_RESOURCE_LIMIT
 # Every <table>, and every element that may carry a page break, in document order.
 _TABLES_AND_STYLES = etree.XPath("descendant-or-self::table | descendant-or-self::*[@style]")
-
-
 _STYLE = re.compile("style", re.I | re.A)
 
 
@@ -275,7 +272,9 @@ def form_table(table_el) -> _Model:
 
 # -- text ------------------------------------------------------------------------------------
 
-_BREAK = "\0"  # a line break while the text is gathered: lxml text never holds NUL
+# A line break while the text is gathered. Text never holds NUL: libxml2's parser
+# gives U+FFFD for it (to its tree and to its events alike).
+_BREAK = "\0"
 
 
 def cell_text(element) -> str:
