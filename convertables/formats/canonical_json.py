@@ -209,8 +209,29 @@ def _check_boxes(doc: Document, diagnostics: Diagnostics) -> None:
 _ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(", ", ": "))
 
 
+def _c_encoder():
+    """json's C encoder set up as ``_ENCODER.encode`` sets it up, made once:
+    ``encode`` makes a new one on every call, which cost more than encoding a
+    cell. No circular-reference markers: the data is a tree of fresh dicts.
+    None where the C encoder is missing or takes other arguments."""
+    try:
+        from json.encoder import c_make_encoder, encode_basestring
+
+        encoder = c_make_encoder(None, _ENCODER.default, encode_basestring, None, ": ", ", ", False, False, False)
+        if "".join(encoder({"a": [1, None, 2.5, "\u00e9"]}, 0)) != _ENCODER.encode({"a": [1, None, 2.5, "\u00e9"]}):
+            return None
+        return encoder
+    except (ImportError, TypeError):
+        return None
+
+
+_C_ENCODE = _c_encoder()
+
+
 def _compact(value) -> str:
-    return _ENCODER.encode(value)  # one encoder for all: json.dumps builds a new one per call
+    if _C_ENCODE is None or isinstance(value, str):  # encode() writes a str without the C encoder
+        return _ENCODER.encode(value)
+    return "".join(_C_ENCODE(value, 0))
 
 
 def _layout(data: dict) -> str:

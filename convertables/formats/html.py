@@ -1,12 +1,22 @@
 """HTML tables (SPEC 2.2), including FineReader, Acrobat and pandas exports.
 
-Parsing: beautifulsoup4 with lxml as the tree builder. lxml closes implied
-``</td>``, ``</tr>`` and ``</p>`` as browsers do and is fast; where it differs
-from a browser's HTML5 parser for tables (it does not insert the implied
+Parsing: lxml's HTML parser (libxml2's, in recovery mode, no network, no
+``huge_tree``), its tree read directly. It is the parser that beautifulsoup's
+lxml tree builder drives, fed the same text, so the tree and therefore the
+tables are the ones beautifulsoup gave (a thousand pages compared, malformed ones
+included); building a beautifulsoup tree cost about 40 times the parse itself
+(4.1 s against 0.1 s for a page of 1000 tables).
+libxml2 closes implied ``</td>``, ``</tr>`` and ``</p>`` as browsers do; where it
+differs from a browser's HTML5 parser for tables (it does not insert the implied
 ``<tr>`` around cells written directly under ``<table>`` or ``<tbody>``), this
 module does what the browser's parser would: consecutive cells outside a row
-form one row. Encoding: from the BOM, ``<meta charset>``, or the content
-(beautifulsoup's detection; a Latin-1 file without a meta tag reads correctly).
+form one row. Elements after ``</html>`` (further top-level elements in
+libxml2's tree) are read too. libxml2 stops building its own tree at 256 nested
+elements and drops the rest of the page; such a page is parsed again and its
+tree built from the parser's events, as beautifulsoup did, with no limit on
+depth. Encoding: from the BOM, ``<meta charset>`` in the first 1024 bytes, else
+UTF-8 if the bytes are valid UTF-8, else windows-1252 (a Latin-1 file without a
+meta tag reads correctly); the parser gets the decoded text.
 
 Grid positions follow the WHATWG table-processing model ("forming a table"):
 row groups in order with every ``<tfoot>`` after the rest, rows directly under
@@ -19,14 +29,16 @@ or 100,000 cells of colspan 1000 cost their number of cells, not their area.
 
 Content is the cell's visible text (scripts, styles and nested tables left
 out), whitespace runs collapsed to one space, ``<br>`` and block boundaries as a
-line break. ``<th>`` sets the header flag. Every ``<table>`` is a table, in
+line break; comments, processing instructions and doctypes are not text, the
+text after them is. ``<th>`` sets the header flag. Every ``<table>`` is a table, in
 document order; a nested table is a table of its own.
 
 Pages: a ``data-page`` attribute on the table (written by convertables), else
 page breaks marked in CSS (``page-break-before/after: always``, ``break-before:
 page``) counted in document order, else a ``-page-<p>-`` in the file name
 (Camelot, tabula-py), else ``--page`` or 1. ``<meta name="generator">`` goes to
-``Document.metadata["generator"]``.
+``Document.metadata["generator"]``, the first ``<title>``'s text (each text
+run stripped, the runs joined) to ``Document.filename``.
 
 pandas' ``DataFrame.to_html`` (``<table class="dataframe">``) adds a header row
 of column labels and an index column; when they are pandas' default integer
@@ -43,8 +55,9 @@ from __future__ import annotations
 
 import html as html_escape
 import re
-import warnings
-from dataclasses import dataclass, field
+from dataclasses import fields
+
+from lxml import etree
 
 from ..diagnostics import Diagnostics
 from ..grid import drop_pandas_default_labels, validate_document
@@ -59,6 +72,24 @@ _INVISIBLE = {"script", "style", "template", "noscript", "head", "title"}
 _PAGE_BREAK = re.compile(r"(page-break-(before|after)\s*:\s*always|break-(before|after)\s*:\s*page)", re.I)
 _PAGE_IN_NAME = re.compile(r"-page-(\d+)-table-\d+", re.I)
 _WS = re.compile(r"[ \t\n\r\f]+")
+_LEFT_OUT = _INVISIBLE | {"table"}
+_STRING_CONTAINERS = {"script", "style", "template", "rt", "rp"}  # beautifulsoup's: their text is not text
+_GENERATOR = re.compile("^generator$", re.I)
+_RESOURCE_LIMIT = etree.ErrorTypes.ERR_RESOURCE_LIMIT
+# Every <table>, and every element that may carry a page break, in document order.
+_TABLES_AND_STYLES = etree.XPath("descendant-or-self::table | descendant-or-self::*[@style]")
+_STYLE = re.compile("style", re.I | re.A)
+
+
+def _tables_and_styles(top, text: str):
+    if isinstance(top, _Node):
+        return top.tables_and_styles()
+    if not _STYLE.search(text):
+        # No page break without a style attribute, and no style attribute without
+        # these five letters in the page (libxml2 lower-cases ASCII letters in
+        # names, nothing else): the tables alone, found faster than by the XPath.
+        return top.iter("table")
+    return _TABLES_AND_STYLES(top)
 
 
 def parse_non_negative(value: str | None) -> int | None:
@@ -72,101 +103,134 @@ def parse_non_negative(value: str | None) -> int | None:
 
 # -- the table model -------------------------------------------------------------------------
 
-@dataclass
-class _Slot:
-    x0: int
-    x1: int  # inclusive
-    y0: int
-    y1: float  # inclusive; inf while the cell grows downward
-    element: object
-    header: bool
+_GROWING = 1 << 62  # the end row of a rowspan=0 cell until its row group ends
+
+# Cells are made positionally (half the cost of keywords), once for every cell of a page.
+if [f.name for f in fields(Cell)][:8] != ["start_row", "start_col", "end_row", "end_col", "content", "id", "bbox",
+                                          "header"]:
+    raise ImportError("the fields of convertables.model.Cell moved: update html._Model.row")
 
 
-@dataclass
+def _spans(element, bad_spans: list[str]) -> tuple[int, int]:
+    """(colspan, rowspan) by the HTML rules, rowspan 0 for a cell that grows to
+    the end of its row group; values that the rules read differently from how
+    they are written are noted in ``bad_spans``."""
+    raw_colspan = element.get("colspan")
+    raw_rowspan = element.get("rowspan")
+    colspan = parse_non_negative(raw_colspan)
+    rowspan = parse_non_negative(raw_rowspan)
+    for name, raw, parsed in (("colspan", raw_colspan, colspan), ("rowspan", raw_rowspan, rowspan)):
+        if raw is not None and (parsed is None or str(parsed) != raw.strip().lstrip("+")):
+            bad_spans.append(f"{name}={raw!r}")
+    if colspan is None or colspan == 0:
+        colspan = 1
+    if rowspan is None:
+        rowspan = 1
+    return min(colspan, COLSPAN_MAX), min(rowspan, ROWSPAN_MAX)
+
+
 class _Model:
-    cells: list[_Slot] = field(default_factory=list)
-    active: list[_Slot] = field(default_factory=list)
-    """Cells that may still cover the current row or a later one."""
-    height: int = 0
-    width: int = 0
-    y: int = 0
-    growing: list[_Slot] = field(default_factory=list)
-    overlaps: int = 0
-    bad_spans: list[str] = field(default_factory=list)
+    """The slots of one table: its cells, in document order, each made once."""
 
-    def occupied(self) -> list[tuple[int, int]]:
-        """Occupied x-intervals of row ``y``, sorted (cells that ended are dropped)."""
-        self.active = [c for c in self.active if c.y1 >= self.y]
-        return sorted((c.x0, c.x1) for c in self.active if c.y0 <= self.y)
+    def __init__(self):
+        self.cells: list[Cell] = []
+        self.active: list[Cell] = []
+        """Cells that may still cover the current row or a later one."""
+        self.height = 0
+        self.width = 0
+        self.y = 0
+        self.growing: list[Cell] = []
+        self.overlaps = 0
+        self.bad_spans: list[str] = []
 
-    def row(self, cells: list) -> None:
-        if self.height == self.y:
-            self.height += 1
-        x = 0
-        # Slots taken by cells from rows above, sorted; cells of this row always
-        # lie left of x, so one forward pass finds every first free slot.
-        intervals = self.occupied()
+    def row(self, elements) -> None:
+        """One row: ``elements`` are the row's children; those that are not
+        ``<td>`` or ``<th>`` are passed over."""
+        y = self.y
+        height = self.height
+        if height == y:
+            height += 1
+        width = self.width
+        if self.active:
+            # Slots taken by cells from rows above, sorted; cells of this row always
+            # lie left of x, so one forward pass finds every first free slot.
+            self.active = active = [c for c in self.active if c.end_row >= y]
+            intervals = sorted((c.start_col, c.end_col) for c in active if c.start_row <= y)
+        else:
+            intervals = []
+        n = len(intervals)
         k = 0
-        for element in cells:
-            while k < len(intervals) and intervals[k][1] < x:
-                k += 1
-            while k < len(intervals) and intervals[k][0] <= x:
-                x = max(x, intervals[k][1] + 1)
-                k += 1
-                while k < len(intervals) and intervals[k][1] < x:
+        x = 0
+        cells = self.cells
+        for element in elements:
+            tag = element.tag
+            if tag != "td" and tag != "th":
+                continue
+            if k < n:
+                while k < n and intervals[k][1] < x:
                     k += 1
-            if x == self.width:
-                self.width += 1
-            colspan = parse_non_negative(element.get("colspan"))
-            rowspan = parse_non_negative(element.get("rowspan"))
-            for name, raw, parsed in (("colspan", element.get("colspan"), colspan),
-                                      ("rowspan", element.get("rowspan"), rowspan)):
-                if raw is not None and (parsed is None or str(parsed) != raw.strip().lstrip("+")):
-                    self.bad_spans.append(f"{name}={raw!r}")
-            if colspan is None or colspan == 0:
-                colspan = 1
-            colspan = min(colspan, COLSPAN_MAX)
-            if rowspan is None:
-                rowspan = 1
-            grows = rowspan == 0
-            rowspan = 1 if grows else min(rowspan, ROWSPAN_MAX)
-            self.width = max(self.width, x + colspan)
-            self.height = max(self.height, self.y + rowspan)
-            slot = _Slot(x, x + colspan - 1, self.y, float("inf") if grows else self.y + rowspan - 1, element,
-                         element.name == "th")
-            if k < len(intervals) and intervals[k][0] <= slot.x1:
+                while k < n and intervals[k][0] <= x:
+                    x = max(x, intervals[k][1] + 1)
+                    k += 1
+                    while k < n and intervals[k][1] < x:
+                        k += 1
+            if element.items():  # most cells have no attributes at all
+                colspan, rowspan = _spans(element, self.bad_spans)
+            else:
+                colspan = rowspan = 1
+            x1 = x + colspan - 1
+            if x1 >= width:
+                width = x1 + 1
+            if rowspan == 0:
+                y1 = _GROWING
+            else:
+                y1 = y + rowspan - 1
+                if y1 >= height:
+                    height = y1 + 1
+            if len(element):
+                text = cell_text(element)
+            else:  # cell_text's common case, inline: text only
+                text = element.text
+                if text:
+                    text = text.strip()
+                    if not text.isprintable() or "  " in text:
+                        text = _WS.sub(" ", text)
+                else:
+                    text = ""
+            # Positional: start_row, start_col, end_row, end_col, content, id, bbox, header.
+            cell = Cell(y, x, y1, x1, text, None, None, tag == "th")
+            if k < n and intervals[k][0] <= x1:
                 self.overlaps += 1  # a table model error: two cells on one slot
-            self.cells.append(slot)
-            if slot.y1 > self.y:
-                self.active.append(slot)
-            if grows:
-                self.growing.append(slot)
-            x += colspan
-        self.y += 1
+            cells.append(cell)
+            if y1 > y:
+                self.active.append(cell)
+                if rowspan == 0:
+                    self.growing.append(cell)
+            x = x1 + 1
+        self.y = y + 1
+        self.height = height
+        self.width = width
 
     def end_row_group(self) -> None:
         # Growing cells reach the last row of the group; no loop over rows.
         self.y = max(self.y, self.height)
-        for slot in self.growing:
-            slot.y1 = max(slot.y0, self.height - 1)
+        for cell in self.growing:
+            cell.end_row = max(cell.start_row, self.height - 1)
         self.growing = []
 
 
-def _children(el):
-    return [c for c in el.children if getattr(c, "name", None)]
-
-
-def _rows_of(container) -> list[list]:
-    """The rows of a row group (or of the table itself): ``<tr>``s, and runs of
-    cells outside any ``<tr>`` (a browser's parser wraps them in one)."""
+def _rows_of(container) -> list:
+    """The rows of a row group (or of the table itself): each ``<tr>``'s children,
+    and runs of cells outside any ``<tr>`` (a browser's parser wraps them in one)."""
     rows, loose = [], []
-    for child in _children(container):
-        if child.name == "tr":
+    for child in container:  # comments are children too; their tag is not a string
+        tag = child.tag
+        if tag == "tr":
             if loose:
                 rows.append(loose)
                 loose = []
-            rows.append([c for c in _children(child) if c.name in ("td", "th")])
-        elif child.name in ("td", "th"):
+            rows.append(child)
+        elif tag == "td" or tag == "th":
             loose.append(child)
     if loose:
         rows.append(loose)
@@ -177,24 +241,26 @@ def form_table(table_el) -> _Model:
     model = _Model()
     pending_tfoot = []
     loose: list = []
-    for child in _children(table_el):
-        name = child.name
-        if name in ("tr", "td", "th"):
+    for child in table_el:
+        name = child.tag
+        if name.__class__ is not str:
+            continue  # a comment does not end a run of loose cells
+        if name == "tr" or name == "td" or name == "th":
             loose.append(child)
             continue
         if loose:  # rows directly under <table>
-            for row in _rows_of_list(loose):
+            for row in _rows_of(loose):
                 model.row(row)
             loose = []
         if name == "tfoot":
             model.end_row_group()
             pending_tfoot.append(child)
-        elif name in ("thead", "tbody"):
+        elif name == "thead" or name == "tbody":
             model.end_row_group()
             for row in _rows_of(child):
                 model.row(row)
             model.end_row_group()
-    for row in _rows_of_list(loose):
+    for row in _rows_of(loose):
         model.row(row)
     model.end_row_group()
     for tfoot in pending_tfoot:
@@ -204,48 +270,59 @@ def form_table(table_el) -> _Model:
     return model
 
 
-def _rows_of_list(elements: list) -> list[list]:
-    rows, loose = [], []
-    for el in elements:
-        if el.name == "tr":
-            if loose:
-                rows.append(loose)
-                loose = []
-            rows.append([c for c in _children(el) if c.name in ("td", "th")])
-        else:
-            loose.append(el)
-    if loose:
-        rows.append(loose)
-    return rows
-
-
 # -- text ------------------------------------------------------------------------------------
 
+# A line break while the text is gathered. Text never holds NUL: libxml2's parser
+# gives U+FFFD for it (to its tree and to its events alike).
+_BREAK = "\0"
+
+
 def cell_text(element) -> str:
+    """The visible text of a cell. The tree is walked without recursion (a cell
+    may hold thousands of nested elements); the text runs are each element's
+    ``.text`` and ``.tail``, and a comment's tail is text like any other."""
+    if len(element) == 0:  # the common case: text only
+        text = element.text
+        if not text:
+            return ""
+        text = text.strip()  # stripping first is the same: runs of whitespace never cross the ends
+        if text.isprintable() and "  " not in text:
+            return text  # no tab, newline, CR, form feed or double space: nothing to collapse
+        return _WS.sub(" ", text)
     parts: list[str] = []
-
-    def walk(node) -> None:
-        for child in node.children:
-            name = getattr(child, "name", None)
-            if name is None:
-                if type(child).__name__ in ("Comment", "Doctype", "Declaration", "ProcessingInstruction", "CData"):
-                    continue
-                parts.append(_WS.sub(" ", str(child)))
-            elif name == "br":
-                parts.append("\n")
-            elif name in _INVISIBLE or name == "table":
-                continue  # a nested table is a table of its own
-            elif name in _BLOCKS:
-                parts.append("\n")
-                walk(child)
-                parts.append("\n")
-            else:
-                walk(child)
-
-    walk(element)
-    text = "".join(parts)
+    if element.text:
+        parts.append(element.text)
+    stack = [iter(element)]
+    after: list[tuple[str, str | None]] = []  # for each element entered: its closing break and its tail
+    while stack:
+        for child in stack[-1]:
+            tag = child.tag
+            if tag.__class__ is str:  # else a comment or processing instruction: left out, its tail kept
+                if tag == "br":
+                    parts.append(_BREAK)
+                elif tag in _LEFT_OUT:
+                    pass  # a nested table is a table of its own
+                else:
+                    block = tag in _BLOCKS
+                    if block:
+                        parts.append(_BREAK)
+                    if child.text:
+                        parts.append(child.text)
+                    stack.append(iter(child))
+                    after.append((_BREAK if block else "", child.tail))
+                    break
+            if child.tail:
+                parts.append(child.tail)
+        else:
+            stack.pop()
+            if after:
+                closing, tail = after.pop()
+                if closing:
+                    parts.append(closing)
+                if tail:
+                    parts.append(tail)
     # Line breaks (from <br> and block boundaries) separate lines; empty lines go.
-    lines = (_WS.sub(" ", line).strip() for line in text.split("\n"))
+    lines = (line.strip() for line in _WS.sub(" ", "".join(parts)).split(_BREAK))
     return "\n".join(line for line in lines if line)
 
 
@@ -275,28 +352,196 @@ def decode(data: bytes) -> str:
 
 
 def _is_pandas(table_el) -> bool:
-    return "dataframe" in (table_el.get("class") or [])
+    # class is a list of tokens separated by whitespace (as beautifulsoup split it)
+    return "dataframe" in (table_el.get("class") or "").split()
+
+
+def _parser(**target) -> etree.HTMLParser:
+    # A new parser each call (lxml parsers are not thread-safe to share). libxml2's
+    # HTML parser in recovery mode, as beautifulsoup's lxml builder set it up: no
+    # network, no huge_tree (libxml2's limits stay), blank text kept; comments and
+    # processing instructions are kept in the tree (their tails are text) and skipped.
+    return etree.HTMLParser(
+        recover=True, no_network=True, huge_tree=False, remove_blank_text=False,
+        remove_comments=False, remove_pis=False, collect_ids=False, default_doctype=False, **target,
+    )
+
+
+class _Node:
+    """An element (or a comment) of a tree built from parse events, with the part
+    of lxml's element interface that this module uses. Such a tree holds what
+    lxml's cannot: any depth, and any name and text that the HTML parser gave."""
+
+    __slots__ = ("tag", "attrib", "text", "tail", "parent", "children")
+    sourceline = None
+
+    def __init__(self, tag, attrib: dict, parent: _Node | None):
+        self.tag = tag
+        self.attrib = attrib
+        self.text = self.tail = None
+        self.parent = parent
+        self.children: list[_Node] = []
+
+    def get(self, key: str, default=None):
+        return self.attrib.get(key, default)
+
+    def items(self) -> list[tuple[str, str]]:
+        return list(self.attrib.items())
+
+    def __iter__(self):
+        return iter(self.children)
+
+    def __len__(self) -> int:
+        return len(self.children)
+
+    def iter(self, tag: str):
+        """The elements named ``tag`` in this subtree, in document order."""
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            if node.tag == tag:
+                yield node
+            stack.extend(reversed(node.children))
+
+    def iterancestors(self):
+        node = self.parent
+        while node is not None:
+            yield node
+            node = node.parent
+
+    def tables_and_styles(self) -> list[_Node]:
+        stack, found = [self], []
+        while stack:
+            node = stack.pop()
+            if node.tag == "table" or "style" in node.attrib:
+                found.append(node)
+            stack.extend(reversed(node.children))
+        return found
+
+
+class _Events:
+    """A parser target that builds a tree of :class:`_Node` from the parse
+    events, as beautifulsoup did: every top-level element kept, text runs
+    joined, what is left open at the end closed."""
+
+    def __init__(self):
+        self.tops: list[_Node] = []
+        self._open: list[_Node] = []
+        self._last: _Node | None = None  # the node whose text (or, once ended, tail) comes next
+        self._in_tail = False
+        self._data: list[str] = []
+
+    def _flush(self) -> None:
+        if self._data and self._last is not None:
+            text = "".join(self._data)
+            if self._in_tail:
+                self._last.tail = (self._last.tail or "") + text
+            else:
+                self._last.text = (self._last.text or "") + text
+        self._data = []
+
+    def _add(self, tag, attrib: dict) -> _Node:
+        self._flush()
+        parent = self._open[-1] if self._open else None
+        node = _Node(tag, attrib, parent)
+        if parent is not None:
+            parent.children.append(node)
+        self._last = node
+        return node
+
+    def start(self, tag, attrib):
+        node = self._add(tag, dict(attrib))
+        if not self._open:
+            self.tops.append(node)
+        self._open.append(node)
+        self._in_tail = False
+
+    def end(self, tag):
+        self._flush()
+        self._last = self._open.pop()
+        self._in_tail = True
+
+    def data(self, data):
+        self._data.append(data)
+
+    def comment(self, text):
+        self._add(etree.Comment, {}).text = text
+        self._in_tail = True
+
+    def pi(self, target, data=None):
+        self._add(etree.PI, {}).text = data
+        self._in_tail = True
+
+    def close(self):
+        while self._open:
+            self.end(None)
+        self._flush()
+        return self.tops
+
+
+def _parse(text: str) -> list:
+    """The top-level elements of ``text`` parsed as HTML, in document order: none
+    for a document of only whitespace, comments or a doctype, and more than one
+    where elements follow ``</html>``."""
+    parser = _parser()
+    parser.feed(text)  # a str is fed to libxml2 as UTF-8: the <meta charset> is not obeyed twice
+    root = parser.close()
+    if any(e.type == _RESOURCE_LIMIT for e in parser.feed_error_log):
+        # libxml2 stops building its own tree at a limit (elements nested 256 deep)
+        # and drops the rest of the page; its parse events have no such limit. The
+        # tree is built from them instead (slower; what beautifulsoup did).
+        parser = _parser(target=_Events())
+        parser.feed(text)
+        return parser.close()
+    if root is None:
+        return []
+    return [root, *(e for e in root.itersiblings() if e.tag.__class__ is str)]
+
+
+def _title_text(title) -> str:
+    """bs4's ``get_text(strip=True)``: each text run stripped, the non-empty ones
+    joined with nothing; text inside script, style, template, rt and rp elements
+    (anywhere above it too) is not text."""
+    for ancestor in title.iterancestors():
+        if ancestor.tag in _STRING_CONTAINERS:
+            return ""
+    pieces = [title.text]
+    stack = [iter(title)]
+    tails: list[str | None] = []
+    while stack:
+        for child in stack[-1]:
+            if child.tag.__class__ is str and child.tag not in _STRING_CONTAINERS:
+                pieces.append(child.text)
+                stack.append(iter(child))
+                tails.append(child.tail)
+                break
+            pieces.append(child.tail)
+        else:
+            stack.pop()
+            if tails:
+                pieces.append(tails.pop())
+    return "".join(piece.strip() for piece in pieces if piece)
 
 
 def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Document:
-    from bs4 import BeautifulSoup  # imported here: only HTML needs it
-
     if not data.strip():
         raise diagnostics.fail("html-empty", "the file is empty")
     text = decode(data)
+    if text.startswith("\ufeff"):  # a second byte-order mark is not text (lxml would keep it)
+        text = text[1:]
     try:
-        with warnings.catch_warnings():  # bs4 warns on XML-looking input; the tables are what we read
-            warnings.simplefilter("ignore")
-            soup = BeautifulSoup(text, "lxml")
+        tops = _parse(text)
     except Exception as exc:  # the parser's own failure on garbage
         raise diagnostics.fail("html-unreadable", f"cannot be parsed as HTML: {exc}") from None
     doc = Document()
-    generator = soup.find("meta", attrs={"name": re.compile("^generator$", re.I)})
+    generator = next((m for top in tops for m in top.iter("meta") if _GENERATOR.search(m.get("name") or "")), None)
     if generator is not None and generator.get("content"):
-        doc.metadata["generator"] = generator["content"]
-    title = soup.find("title")
-    if title is not None and title.get_text(strip=True):
-        doc.filename = title.get_text(strip=True)
+        doc.metadata["generator"] = generator.get("content")
+    title = next((t for top in tops for t in top.iter("title")), None)
+    if title is not None:
+        title_text = _title_text(title)
+        if title_text:
+            doc.filename = title_text
     base_page = options.page or 1
     name_match = _PAGE_IN_NAME.search(diagnostics.file or "")
     if name_match and options.page is None:
@@ -305,35 +550,31 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
 
     page = base_page
     table_index = 0
-    for element in soup.find_all(True):
+    for element in (e for top in tops for e in _tables_and_styles(top, text)):
         style = element.get("style") or ""
-        if _PAGE_BREAK.search(style) and re.search(r"before", _PAGE_BREAK.search(style).group(0), re.I):
+        found = _PAGE_BREAK.search(style) if style else None
+        if found and re.search(r"before", found.group(0), re.I):
             page += 1
-        if element.name == "table":
+        if element.tag == "table":
             model = form_table(element)
             explicit = parse_non_negative(element.get("data-page"))
-            cells = [
-                Cell(
-                    start_row=slot.y0, start_col=slot.x0, end_row=int(slot.y1), end_col=slot.x1,
-                    content=cell_text(slot.element), header=slot.header,
-                )
-                for slot in model.cells
-            ]
+            cells = model.cells
             if model.bad_spans:
                 diagnostics.warning(
                     "html-span", f"table {table_index}: span value(s) {', '.join(model.bad_spans[:3])} read by the "
                                  "HTML rules (invalid values count as 1)",
-                    line=getattr(element, "sourceline", None),
+                    line=element.sourceline,
                 )
             if _is_pandas(element) and not keep_labels:
                 dropped = drop_pandas_default_labels(cells)
                 if dropped is not None:
                     cells = dropped
                     diagnostics.info("pandas-labels", f"table {table_index}: pandas' default integer header row "
-                                                      "and index column dropped (--keep-index keeps them)")
+                                                      "and index column dropped (--keep-index keeps them)",
+                                     line=element.sourceline)
             doc.tables.append(Table(table_index, [Region(0, explicit or page, cells=cells)]))
             table_index += 1
-        if _PAGE_BREAK.search(style) and re.search(r"after", _PAGE_BREAK.search(style).group(0), re.I):
+        if found and re.search(r"after", found.group(0), re.I):
             page += 1
     validate_document(doc, diagnostics)
     return doc

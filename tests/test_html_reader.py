@@ -1,0 +1,71 @@
+"""The HTML reader on what its data-driven cases cannot hold: failures, empty
+documents, and pages nested deeper than libxml2 builds its own tree."""
+
+from __future__ import annotations
+
+import pytest
+
+from convertables.diagnostics import Diagnostics, InputError
+from convertables.formats import html
+from tests.conftest import CASES
+
+
+def _read(data: bytes):
+    diagnostics = Diagnostics("page.html")
+    return html.read(data, diagnostics), diagnostics
+
+
+def _cells(table) -> list:
+    return sorted([c.start_row, c.start_col, c.end_row, c.end_col, c.content, c.header] for c in table.cells())
+
+
+@pytest.mark.parametrize("data", [b"", b"  \n\t\r\n "], ids=["empty", "whitespace"])
+def test_an_empty_or_blank_file_is_html_empty(data: bytes):
+    with pytest.raises(InputError) as error:
+        _read(data)
+    assert error.value.diagnostic.code == "html-empty"
+
+
+@pytest.mark.parametrize("data", [
+    b"<!-- nothing but a comment -->",
+    b"  <!-- a -->\n<!-- b -->\n",
+    b"<!DOCTYPE html>\n",
+    b"<?xml version='1.0' encoding='utf-8'?>",
+    b"\xff\xfe" + "   ".encode("utf-16-le"),  # blank, but only once decoded
+], ids=["comment", "comments", "doctype", "xml-declaration", "utf16-blank"])
+def test_a_document_without_elements_reads_as_no_tables(data: bytes):
+    # lxml's parser gives no root element here (lxml.html would raise "Document is empty")
+    doc, diagnostics = _read(data)
+    assert doc.tables == [] and doc.filename is None and not doc.metadata
+    assert diagnostics.codes() == []
+
+
+def test_title_is_the_filename_and_entities_are_text():
+    doc, _ = _read((CASES / "html" / "comments-entities-and-tails" / "input.html").read_bytes())
+    assert doc.filename == "Tables & more"
+    assert doc.metadata == {"generator": "Hand & Co"}
+
+
+def test_an_xml_declaration_naming_another_encoding_is_not_obeyed_twice():
+    # decode() reads the bytes as UTF-8; the declaration inside must not make the parser re-decode them
+    doc, _ = _read("<?xml version='1.0' encoding='iso-8859-1'?><table><tr><td>café</td></tr></table>".encode())
+    assert _cells(doc.tables[0]) == [[0, 0, 0, 0, "café", False]]
+
+
+def test_control_characters_and_nul_do_not_stop_the_reader():
+    doc, _ = _read(b"<table><tr><td>a\x00b</td><td>c\x01d</td></tr></table>")
+    assert _cells(doc.tables[0]) == [[0, 0, 0, 0, "a\ufffdb", False], [0, 1, 0, 1, "c\x01d", False]]
+
+
+@pytest.mark.parametrize("depth", [300, 20_000])
+def test_nesting_deeper_than_libxml2s_tree_keeps_the_rest_of_the_page(depth: int):
+    # libxml2 stops building its tree at 256 nested elements and drops what follows
+    page = ("<table><tr><td>" + "<div>a" * depth + "deep" + "</div>" * depth + "tail</td><td>next</td></tr></table>"
+            "<table><tr><td>second table</td></tr></table>")
+    doc, diagnostics = _read(page.encode())
+    assert [len(t.cells()) for t in doc.tables] == [2, 1]
+    first, second = _cells(doc.tables[0])
+    assert first[4] == "a\n" * (depth - 1) + "adeep\ntail"  # the innermost <div> holds "a" and "deep"
+    assert second == [0, 1, 0, 1, "next", False]
+    assert _cells(doc.tables[1]) == [[0, 0, 0, 0, "second table", False]]
+    assert diagnostics.codes() == []
