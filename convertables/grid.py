@@ -88,8 +88,31 @@ def validate_region(
         )
 
 
+def _no_shared_slot(cells: list[Cell]) -> bool:
+    """True when the cells plainly cover no slot twice: their slots, counted
+    one by one, are all different. Only tried while they are few (most tables
+    are mostly 1x1 cells); False means "look closer", not "they overlap"."""
+    taken: set[tuple[int, int]] = set()
+    slots = 0
+    budget = 4 * len(cells) + 64
+    for cell in cells:
+        top, left, bottom, right = cell.start_row, cell.start_col, cell.end_row, cell.end_col
+        if top == bottom and left == right:
+            taken.add((top, left))
+            slots += 1
+            continue
+        if bottom < top or right < left:
+            return False
+        slots += (bottom - top + 1) * (right - left + 1)
+        if slots > budget:
+            return False
+        taken.update((row, col) for row in range(top, bottom + 1) for col in range(left, right + 1))
+    return len(taken) == slots
+
+
 def overlapping_cells(cells: list[Cell]) -> list[tuple[Cell, Cell]]:
     """Pairs ``(earlier, later)`` of cells (in document order) sharing a grid slot.
+    Spans must not be inverted (``validate_region`` mends those first).
 
     A sweep over rows keeps the column intervals of the cells still open,
     sorted by start column; a new cell is checked against the open interval
@@ -98,6 +121,8 @@ def overlapping_cells(cells: list[Cell]) -> list[tuple[Cell, Cell]]:
     at least one overlap per new cell is found. The cost follows the number of
     cells, never the area of the grid.
     """
+    if _no_shared_slot(cells):
+        return []
     order = sorted(range(len(cells)), key=lambda i: (cells[i].start_row, cells[i].start_col))
     starts: list[int] = []
     open_cells: list[int] = []

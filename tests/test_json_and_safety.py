@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from convertables import registry
 from convertables.diagnostics import Diagnostics, InputError
@@ -15,7 +16,7 @@ from convertables.formats import canonical_json
 from convertables.model import BBox, Cell, Document, Frame, Instruction, Page, Region, Table, TextItem
 from convertables.validation import first_json_error, plainly_valid, validate_json
 from convertables.xmlsafe import parse_xml
-from tests.test_properties import documents
+from tests.test_properties import any_text, documents
 
 
 def _rich_doc() -> Document:
@@ -184,3 +185,19 @@ def test_quick_schema_reading_never_accepts_what_the_schema_refuses():
 def test_documents_as_written_take_the_quick_path(doc):
     data = canonical_json.to_data(doc)
     assert plainly_valid(data) and not validate_json(data)
+
+
+# Texts that look like the written form of the next cell, quotes and line breaks:
+# the layout must never split a cell there.
+_LOOKALIKE_TEXT = st.sampled_from(['a, {"id": 3, "x"', ', {"id": ', '"', "\n", '\\", {"id": 1}', "}, {"]) | any_text
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@given(documents(text=_LOOKALIKE_TEXT))
+def test_every_cell_is_written_on_a_line_of_its_own(doc):
+    data = canonical_json.to_data(doc)
+    text = canonical_json.write(doc, Diagnostics("t.json")).decode("utf-8")
+    assert json.loads(text) == data
+    cell_lines = [line for line in text.split("\n") if line.startswith('    {"id": ')]
+    written = [json.loads(line.rstrip(",")) for line in cell_lines]
+    assert written == [cell for table in data["tables"] for region in table["regions"] for cell in region["cells"]]

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from convertables import ReadOptions, WriteOptions
+from convertables import ReadOptions, WriteOptions, grid
 from convertables.diagnostics import Diagnostics
 from convertables.formats import canonical_json, icdar
 from convertables.model import BBox, Cell, Document, Frame, Instruction, Page, Region, Table
@@ -111,3 +111,23 @@ def test_icdar_structure_model_holds_what_it_can(doc, keep_blank):
     assert validate_xml(etree.fromstring(xml), "structure") == []
     back = icdar.read(xml, Diagnostics(), ReadOptions(keep_instructions=True))
     assert back == _as_icdar_keeps_it(doc, keep_blank)
+
+
+def _slots(cell: Cell) -> set[tuple[int, int]]:
+    return {(r, c) for r in range(cell.start_row, cell.end_row + 1) for c in range(cell.start_col, cell.end_col + 1)}
+
+
+_small_cell = st.builds(
+    lambda r, c, h, w: Cell(start_row=r, start_col=c, end_row=r + h, end_col=c + w),
+    st.integers(0, 6), st.integers(0, 6), st.integers(0, 3) | st.just(0), st.integers(0, 3) | st.just(0),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_small_cell, max_size=25) | st.lists(_small_cell.filter(lambda c: c.end_row == c.start_row), max_size=40))
+def test_overlaps_are_found_exactly_when_two_cells_share_a_slot(cells):
+    pairs = grid.overlapping_cells(cells)
+    shared = any(_slots(a) & _slots(b) for i, a in enumerate(cells) for b in cells[i + 1:])
+    assert bool(pairs) == shared
+    for first, second in pairs:
+        assert _slots(first) & _slots(second)

@@ -234,6 +234,13 @@ def _compact(value) -> str:
     return "".join(_C_ENCODE(value, 0))
 
 
+# A region's cells are encoded in one call, then put one per line. Every cell's
+# dict starts with its "id" key, and a '"' inside a text is always written
+# escaped, so this sequence only ever stands between two cells.
+_NEXT_CELL = ', {"id": '
+_NEXT_CELL_ON_ITS_LINE = ',\n    {"id": '
+
+
 def _layout(data: dict) -> str:
     """One cell per line: readable and diffable, yet written by json's C encoder
     (an indented dump goes through its pure-Python encoder, 10x slower)."""
@@ -251,8 +258,7 @@ def _layout(data: dict) -> str:
                 out.append(f'   {head}, "cells": []}}' + ("," if r < len(table["regions"]) - 1 else ""))
                 continue
             out.append(f'   {head}, "cells": [')
-            out.extend(f"    {_compact(c)}," for c in cells)
-            out[-1] = out[-1][:-1]
+            out.append("    " + _compact(cells)[1:-1].replace(_NEXT_CELL, _NEXT_CELL_ON_ITS_LINE))
             out.append("   ]}" + ("," if r < len(table["regions"]) - 1 else ""))
         out.append("  ]}" + ("," if t < len(data["tables"]) - 1 else ""))
     out.append(" ]")

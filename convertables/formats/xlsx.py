@@ -37,11 +37,13 @@ import zipfile
 import zlib
 from bisect import bisect_left, bisect_right
 from decimal import ROUND_HALF_UP, Decimal
+from typing import NamedTuple
 
 from ..diagnostics import Diagnostics
 from ..grid import drop_pandas_default_labels, validate_document
 from ..model import Cell, Document, Region, Table
 from ..options import ReadOptions, WriteOptions
+from ..xmlsafe import parse_xml
 
 MAX_UNCOMPRESSED = 100 << 20  # openpyxl holds every cell as an object: ~40x the XML in memory
 MAX_RATIO = 100
@@ -92,9 +94,13 @@ def _check_zip(data: bytes, diagnostics: Diagnostics) -> None:
     try:
         for name in archive.namelist():
             if name.startswith("xl/worksheets/") and name.endswith(".xml"):
-                for ref in _MERGE_REF.findall(archive.read(name)):
+                xml = archive.read(name)
+                first = xml.find(b"mergeCell")  # (a plain search: the pattern is slow to try everywhere)
+                if first < 0:
+                    continue
+                for ref in _MERGE_REF.findall(xml, max(0, xml.rfind(b"<", 0, first))):
                     merged += _area(ref.decode("ascii", "replace"))
-    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, RuntimeError, NotImplementedError) as exc:
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, RuntimeError, NotImplementedError, ValueError) as exc:
         raise diagnostics.fail("xlsx-not-zip", f"a damaged zip archive: {exc}") from None
     if merged > MAX_MERGED_CELLS:
         raise diagnostics.fail("xlsx-bomb", f"merged ranges cover {merged:,} cells; refused (limit "
@@ -221,21 +227,24 @@ def display_text(value, number_format: str | None) -> tuple[str, bool]:
 # -- reading ---------------------------------------------------------------------------------
 
 def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Document:
-    import openpyxl  # imported here: only Excel needs it
-
     _check_zip(data, diagnostics)
-    try:
-        workbook = openpyxl.load_workbook(io.BytesIO(data), data_only=True)
-    except Exception as exc:  # openpyxl raises many kinds on damaged workbooks
-        raise diagnostics.fail("xlsx-unreadable", f"cannot be read as a workbook: {type(exc).__name__}: {exc}") from None
+    sheets = _read_sheets_quickly(data)
+    if sheets is None:
+        sheets = _read_sheets_with_openpyxl(data, diagnostics)
     split = bool(options.extra.get("split_blank_rows", False))
     keep_labels = bool(options.extra.get("keep_pandas_labels", False))
     doc = Document(filename=None)
-    for position, sheet in enumerate(workbook.worksheets):
+    for position, sheet in enumerate(sheets):
+        if sheet.unknown_format:
+            diagnostics.info("xlsx-format", f"sheet {sheet.title!r}: some number formats are not applied; "
+                                            "their plain values are shown")
+        if sheet.hidden_rows or sheet.hidden_cols:
+            diagnostics.info("xlsx-hidden", f"sheet {sheet.title!r}: {sheet.hidden_rows} hidden row(s) and "
+                                            f"{sheet.hidden_cols} hidden column(s) are kept")
         name_match = _PANDAS_SHEET.match(sheet.title)
         page_match = name_match or _PAGE_SHEET.match(sheet.title)
         page = int(page_match.group(1)) if page_match else (options.page or 1) + position
-        for cells in _sheet_tables(sheet, diagnostics, split):
+        for cells in _tables(sheet.entries, split):
             if not cells:
                 continue
             if name_match and not keep_labels:
@@ -247,6 +256,17 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
             doc.tables.append(Table(len(doc.tables), [Region(0, page, cells=cells)]))
     validate_document(doc, diagnostics)
     return doc
+
+
+class _Sheet(NamedTuple):
+    """What a worksheet holds for us: its shown cells as ``(row, column, end
+    row, end column, text, bold)`` in row-major order, and what to say about it."""
+
+    title: str
+    entries: list[tuple[int, int, int, int, str | None, bool]]
+    unknown_format: bool
+    hidden_rows: int
+    hidden_cols: int
 
 
 def _covered_cells(positions, merged: dict[tuple[int, int], tuple[int, int]]) -> set[tuple[int, int]]:
@@ -272,33 +292,31 @@ def _covered_cells(positions, merged: dict[tuple[int, int], tuple[int, int]]) ->
     return covered
 
 
-def _sheet_tables(sheet, diagnostics: Diagnostics, split: bool) -> list[list[Cell]]:
-    merged = {(rng.min_row, rng.min_col): (rng.max_row, rng.max_col) for rng in sheet.merged_cells.ranges}
-    covered = _covered_cells(sheet._cells.keys(), merged)
+def _entries(cells: dict, merged: dict[tuple[int, int], tuple[int, int]], style_of) -> tuple[list, bool]:
+    """The shown cells of a sheet, from ``cells``: ``(row, column) -> (value,
+    data type, style)`` as openpyxl reads them (cached values), with
+    ``style_of(style) -> (number format, bold)``. Also whether some number
+    format was not understood."""
+    covered = _covered_cells(cells.keys(), merged)
     entries = []
     unknown_format = False
-    for (r, c), cell in sorted(sheet._cells.items()):
-        if (r, c) in covered:
+    for (r, c), (value, data_type, style) in sorted(cells.items()):
+        if value is None or (r, c) in covered or (value.__class__ is str and value == "" and (r, c) not in merged):
             continue
-        value = cell.value
-        if value is None or (isinstance(value, str) and value == "" and (r, c) not in merged):
-            continue
-        if isinstance(value, str) and value.startswith("=") and cell.data_type == "f":
+        number_format, bold = style_of(style)
+        if value.__class__ is str and data_type != "f":
+            text = value  # what display_text gives a text, whatever its format
+        elif isinstance(value, str) and value.startswith("=") and data_type == "f":
             text = None  # a formula without a cached value
         else:
-            text, understood = display_text(value, cell.number_format)
+            text, understood = display_text(value, number_format)
             unknown_format |= not understood
         end_r, end_c = merged.get((r, c), (r, c))
-        bold = bool(cell.font and cell.font.b)
         entries.append((r, c, end_r, end_c, text, bold))
-    if unknown_format:
-        diagnostics.info("xlsx-format", f"sheet {sheet.title!r}: some number formats are not applied; "
-                                        "their plain values are shown")
-    hidden_rows = [k for k, d in sheet.row_dimensions.items() if d.hidden]
-    hidden_cols = [k for k, d in sheet.column_dimensions.items() if d.hidden]
-    if hidden_rows or hidden_cols:
-        diagnostics.info("xlsx-hidden", f"sheet {sheet.title!r}: {len(hidden_rows)} hidden row(s) and "
-                                        f"{len(hidden_cols)} hidden column(s) are kept")
+    return entries, unknown_format
+
+
+def _tables(entries: list, split: bool) -> list[list[Cell]]:
     if not entries:
         return []
     groups = [entries]
@@ -317,11 +335,215 @@ def _sheet_tables(sheet, diagnostics: Diagnostics, split: bool) -> list[list[Cel
     for group in groups:
         top = min(e[0] for e in group)
         left = min(e[1] for e in group)
-        tables.append([
-            Cell(r - top, c - left, er - top, ec - left, text, header=bold)
+        tables.append([  # positional: start_row, start_col, end_row, end_col, content, id, bbox, header
+            Cell(r - top, c - left, er - top, ec - left, text, None, None, bold)
             for r, c, er, ec, text, bold in group
         ])
     return tables
+
+
+# -- reading with openpyxl alone -------------------------------------------------------------
+
+def _read_sheets_with_openpyxl(data: bytes, diagnostics: Diagnostics) -> list[_Sheet]:
+    import openpyxl  # imported here: only Excel needs it
+
+    try:
+        workbook = openpyxl.load_workbook(io.BytesIO(data), data_only=True)
+    except Exception as exc:  # openpyxl raises many kinds on damaged workbooks
+        raise diagnostics.fail("xlsx-unreadable", f"cannot be read as a workbook: {type(exc).__name__}: {exc}") from None
+    sheets = []
+    for sheet in workbook.worksheets:
+        merged = {(rng.min_row, rng.min_col): (rng.max_row, rng.max_col) for rng in sheet.merged_cells.ranges}
+        cells = {position: (cell.value, cell.data_type, cell) for position, cell in sheet._cells.items()}
+        entries, unknown_format = _entries(
+            cells, merged, lambda cell: (cell.number_format, bool(cell.font and cell.font.b)))
+        sheets.append(_Sheet(
+            sheet.title, entries, unknown_format,
+            sum(1 for d in sheet.row_dimensions.values() if d.hidden),
+            sum(1 for d in sheet.column_dimensions.values() if d.hidden),
+        ))
+    return sheets
+
+
+# -- reading quickly -------------------------------------------------------------------------
+#
+# openpyxl builds a Python object per cell, attribute by attribute, through its
+# descriptors: ~20 us a cell, 10x an lxml parse of the same XML. So openpyxl
+# reads the workbook's structure, styles and shared strings (lazily, in its
+# read-only mode), and the worksheets' XML is read here, giving every cell the
+# value, type and style openpyxl would give it. Anything out of the ordinary
+# (a cell without a reference, an element where a cell should be, a value
+# openpyxl would refuse) raises _Unusual and openpyxl reads the whole workbook
+# instead. tests/test_roundtrip_office.py checks both readings agree.
+
+_MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
+_ROW, _C, _V, _IS, _T = (_MAIN + name for name in ("row", "c", "v", "is", "t"))
+_PLAIN_REF = re.compile(r"([A-Z]{1,3})([1-9][0-9]{0,6})")
+_FALSE_WORDS = ("false", "f", "0")  # openpyxl's Bool reads these strings as False, any other non-empty one as True
+
+
+class _Unusual(Exception):
+    """Something the quick reading leaves to openpyxl."""
+
+
+def _read_sheets_quickly(data: bytes) -> list[_Sheet] | None:
+    """The sheets as :func:`_read_sheets_with_openpyxl` reads them, or None
+    where openpyxl must read the workbook itself."""
+    import openpyxl
+
+    try:
+        workbook = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+    except Exception:
+        return None  # openpyxl's full reading reports what is wrong
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            return [_QuickSheet(workbook, sheet).read(archive.read(sheet._worksheet_path)) for sheet in
+                    workbook.worksheets]
+    except Exception:  # _Unusual, or anything openpyxl's own reading must judge
+        return None
+    finally:
+        workbook.close()
+
+
+def _openpyxl_bool(value: str | None) -> bool:
+    return bool(value) and value not in _FALSE_WORDS
+
+
+class _QuickSheet:
+    def __init__(self, workbook, sheet):
+        from openpyxl.cell.read_only import ReadOnlyCell
+        from openpyxl.utils.cell import column_index_from_string, coordinate_to_tuple, get_column_letter
+        from openpyxl.utils.datetime import from_excel, from_ISO8601
+
+        self.sheet = sheet
+        self.shared_strings = sheet._shared_strings
+        self.epoch = workbook.epoch
+        self.date_styles = workbook._date_formats
+        self.timedelta_styles = workbook._timedelta_formats
+        self.styles: dict[int, tuple[str, bool]] = {}
+        self.columns: dict[str, int] = {}
+        self.ReadOnlyCell = ReadOnlyCell
+        self.column_index = column_index_from_string
+        self.column_letter = get_column_letter
+        self.coordinate_to_tuple = coordinate_to_tuple
+        self.from_excel = from_excel
+        self.from_ISO8601 = from_ISO8601
+
+    def style_of(self, style_id: int) -> tuple[str, bool]:
+        known = self.styles.get(style_id)
+        if known is None:
+            probe = self.ReadOnlyCell(self.sheet, 1, 1, None, "n", style_id)
+            font = probe.font
+            known = self.styles[style_id] = (probe.number_format, bool(font and font.b))
+        return known
+
+    def position(self, ref: str | None) -> tuple[int, int]:
+        if ref is None:
+            raise _Unusual("a cell without a reference")  # openpyxl counts columns along the row
+        match = _PLAIN_REF.fullmatch(ref)
+        if match is None:
+            return self.coordinate_to_tuple(ref)
+        letters = match.group(1)
+        column = self.columns.get(letters)
+        if column is None:
+            column = self.columns[letters] = self.column_index(letters)
+        return int(match.group(2)), column
+
+    def value(self, el, data_type: str, style_id: int):
+        """The cell's value and type, as openpyxl's worksheet reader makes them
+        with ``data_only``: from the first ``<v>`` (``<is>`` for an inline string)."""
+        wanted = _IS if data_type == "inlineStr" else _V
+        found = None
+        for child in el:
+            if child.tag == wanted:
+                found = child
+                break
+        if data_type == "inlineStr":
+            return (None, data_type) if found is None else (_rich_text(found), "s")
+        raw = None if found is None else (found.text or None)
+        if raw is None:
+            return None, data_type
+        if data_type == "s":
+            return self.shared_strings[int(raw)], "s"
+        if data_type == "n":
+            number = float(raw) if ("." in raw or "E" in raw or "e" in raw) else int(raw)
+            if style_id in self.date_styles:
+                try:
+                    return self.from_excel(number, self.epoch, timedelta=style_id in self.timedelta_styles), "d"
+                except (OverflowError, ValueError):
+                    return "#VALUE!", "e"
+            return number, "n"
+        if data_type == "b":
+            return bool(int(raw)), "b"
+        if data_type == "str":
+            return raw, "s"
+        if data_type == "d":
+            return self.from_ISO8601(raw), "d"
+        return raw, data_type
+
+    def read(self, xml: bytes) -> _Sheet:
+        root = parse_xml(xml, Diagnostics())
+        if root.tag != _MAIN + "worksheet":
+            raise _Unusual("not a worksheet in the main namespace")
+        cells: dict[tuple[int, int], tuple] = {}
+        hidden_rows: dict[int, bool] = {}
+        row_number = 0
+        value, position = self.value, self.position
+        for row in root.iter(_ROW):
+            raw_row = row.get("r")
+            if raw_row is None:
+                row_number += 1
+            else:
+                row_number = int(raw_row)  # (openpyxl's own reading judges "3.0" and the like)
+            # openpyxl keeps a row's dimensions only when it says more than r and spans
+            if any(k != "r" and k != "spans" and not k.startswith("{") for k in row.keys()):
+                hidden_rows[row_number] = _openpyxl_bool(row.get("hidden"))
+            for el in row:
+                if el.tag != _C:
+                    raise _Unusual("a row holds something other than cells")
+                get = el.get
+                style = get("s")
+                if style is None:
+                    style_id = 0
+                elif style:
+                    style_id = int(style)
+                else:
+                    raise _Unusual("an empty style")
+                cells[position(get("r"))] = (*value(el, get("t", "n"), style_id), style_id)
+        hidden_cols: dict[str, bool] = {}
+        for col in root.iter(_MAIN + "col"):
+            hidden_cols[self.column_letter(int(col.attrib["min"]))] = _openpyxl_bool(col.get("hidden"))
+        merged: dict[tuple[int, int], tuple[int, int]] = {}
+        blocks = list(root.iter(_MAIN + "mergeCells"))
+        if blocks:
+            from openpyxl.worksheet.cell_range import CellRange
+
+            for merge in blocks[-1]:
+                if _local(merge.tag) != "mergeCell":
+                    continue
+                area = CellRange(merge.get("ref"))
+                if (area.min_row, area.min_col) in merged:
+                    raise _Unusual("two merged ranges start at one cell")
+                merged[area.min_row, area.min_col] = (area.max_row, area.max_col)
+        entries, unknown_format = _entries(cells, merged, self.style_of)
+        return _Sheet(self.sheet.title, entries, unknown_format, sum(hidden_rows.values()), sum(hidden_cols.values()))
+
+
+def _local(tag) -> str:
+    return tag.rpartition("}")[2] if isinstance(tag, str) else ""
+
+
+def _rich_text(element) -> str:
+    """The text of an inline string (``<is>``) holding one plain ``<t>``, as
+    openpyxl reads it. Runs of formatted text and phonetic runs are left to
+    openpyxl, which also checks their attributes."""
+    if len(element) == 1:
+        only = element[0]
+        if only.tag == _T:
+            return only.text or ""
+    elif not len(element):
+        return ""
+    raise _Unusual("an inline string with runs")
 
 
 # -- writing ---------------------------------------------------------------------------------
