@@ -1,6 +1,7 @@
 """Excel workbooks (SPEC 2.3), including Nitro "To Excel" and pandas exports.
 
-Reading (openpyxl, cached values): each worksheet is a table, its position the
+Reading (cached values; openpyxl for the workbook, styles and shared strings,
+the worksheets' XML read here, see "reading quickly" below): each worksheet is a table, its position the
 page (Nitro writes one worksheet per page), trimmed to the used area; with
 ``ReadOptions.extra["split_blank_rows"]`` a sheet splits into several tables at
 fully empty rows. Sheets named like pandas' ``page-<p>-table-<k>``, or ``Page
