@@ -44,7 +44,7 @@ from ..diagnostics import Diagnostics
 from ..grid import drop_pandas_default_labels, validate_document
 from ..model import Cell, Document, Region, Table
 from ..options import ReadOptions, WriteOptions
-from ..xmlsafe import parse_xml
+from ..xmlsafe import local_name, parse_xml
 
 MAX_UNCOMPRESSED = 100 << 20  # openpyxl holds every cell as an object: ~40x the XML in memory
 MAX_RATIO = 100
@@ -375,7 +375,10 @@ def _read_sheets_with_openpyxl(data: bytes, diagnostics: Diagnostics) -> list[_S
 # value, type and style openpyxl would give it. Anything out of the ordinary
 # (a cell without a reference, an element where a cell should be, a value
 # openpyxl would refuse) raises _Unusual and openpyxl reads the whole workbook
-# instead. tests/test_roundtrip_office.py checks both readings agree.
+# instead. tests/test_xlsx_reading.py checks both readings agree. A few of
+# openpyxl's private names are used (a sheet's _worksheet_path and
+# _shared_strings, the workbook's _date_formats and _timedelta_formats): an
+# openpyxl without them is read by its full reading, and those tests say so.
 
 _MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
 _ROW, _C, _V, _IS, _T = (_MAIN + name for name in ("row", "c", "v", "is", "t"))
@@ -520,7 +523,7 @@ class _QuickSheet:
             from openpyxl.worksheet.cell_range import CellRange
 
             for merge in blocks[-1]:
-                if _local(merge.tag) != "mergeCell":
+                if local_name(merge.tag) != "mergeCell":
                     continue
                 area = CellRange(merge.get("ref"))
                 if (area.min_row, area.min_col) in merged:
@@ -528,10 +531,6 @@ class _QuickSheet:
                 merged[area.min_row, area.min_col] = (area.max_row, area.max_col)
         entries, unknown_format = _entries(cells, merged, self.style_of)
         return _Sheet(self.sheet.title, entries, unknown_format, sum(hidden_rows.values()), sum(hidden_cols.values()))
-
-
-def _local(tag) -> str:
-    return tag.rpartition("}")[2] if isinstance(tag, str) else ""
 
 
 def _rich_text(element) -> str:
