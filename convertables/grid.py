@@ -37,7 +37,7 @@ def validate_document(
 ) -> None:
     """Check every region. Repeated cell ids are ``info`` for readers (the real
     ground truth is full of them); ``check`` asks for ``warning``."""
-    lines = lines or {}
+    lines = {} if lines is None else lines
     for table in doc.tables:
         for region in table.regions:
             validate_region(region, diagnostics, lines, table_id=table.id, duplicate_ids=duplicate_ids)

@@ -159,6 +159,9 @@ def test_score_command_reports_json_csv_and_exit_codes(tmp_path: Path):
     assert report["metric"] == "structure" and report["variant"] == "icdar2013"
     assert report["total"]["f1"] == 1.0 and report["document_mean"]["f1"] == 1.0
     assert report["documents"][0]["tables"][0]["gt_table"] == 0
+    # one document's record per line
+    record_lines = [line for line in result.stdout.splitlines() if line.startswith('  {"document": ')]
+    assert [json.loads(line.rstrip(",")) for line in record_lines] == report["documents"]
     lines = csv_path.read_text().splitlines()
     assert lines[0].startswith("document,gt_file,result_file,gt,correct,detected")
     assert lines[1].startswith("sample,")
@@ -170,3 +173,12 @@ def test_score_command_reports_json_csv_and_exit_codes(tmp_path: Path):
     result = invoke("score", "--gt", gt, "--result", bad)
     assert result.exit_code == 1 and "xml-syntax" in result.output
     assert invoke("score", "--gt", gt, "--result", gt, "--metric", "nope").exit_code == 2
+
+
+def test_the_json_report_holds_the_report_exactly():
+    from convertables.score.report import as_json
+
+    for report in ({"metric": "x", "documents": [], "errors": []},
+                   {"documents": [{"document": "a\n\"b\"", "f1": 0.1 + 0.2, "tables": [{"iou": None}]}],
+                    "total": {"f1": 1.0, "nested": {"t": [1, 2]}}, "errors": ["é"]}):
+        assert json.loads(as_json(report)) == report

@@ -43,7 +43,7 @@ def test_reads_cells_spans_boxes_and_quirks():
     first, second, third = region.cells
     assert (first.start_row, first.end_row, first.start_col, first.end_col) == (0, 0, 0, 0)  # missing ends
     assert first.bbox == BBox(10, 20, 30.5, 40, Frame.PDF)
-    assert first.instructions == []  # skipped by default
+    assert first.instructions == ()  # skipped by default
     assert (second.start_col, second.end_col, second.content) == (1, 2, "3 years\nold")  # CRLF normalised
     assert (third.row_span, third.content, third.is_unknown) == (2, None, True)
     assert codes(diagnostics) == ["duplicate-id"]  # info: repeated ids are common in real ground truth

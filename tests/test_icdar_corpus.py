@@ -70,7 +70,7 @@ def test_instructions_are_skipped_unless_asked():
     path = corpus_path("icdar2013", "gt", "eu-001-reg.xml")
     skipped, _ = _read(path)
     kept, _ = _read(path, keep_instructions=True)
-    assert skipped.tables[0].regions[0].instructions == []
+    assert skipped.tables[0].regions[0].instructions == ()
     assert len(kept.tables[0].regions[0].instructions) == etree.parse(str(path)).getroot().xpath(
         "count(table[1]/region[1]/instruction)"
     )

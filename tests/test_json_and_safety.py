@@ -148,8 +148,8 @@ _ODD_VALUES = [None, True, False, 0, -1, 1, 2, 1.0, 1.5, float("inf"), "", "pdf"
 def _rich_data() -> dict:
     """Canonical JSON using every part of the schema once."""
     doc = _rich_doc()
-    doc.tables[0].regions[0].instructions = [Instruction(4, None)]
-    doc.tables[0].regions[0].cells[0].instructions = [Instruction(5, 2)]
+    doc.tables[0].regions[0].instructions = (Instruction(4, None),)
+    doc.tables[0].regions[0].cells[0].instructions = (Instruction(5, 2),)
     doc.pages[0].items = [TextItem(BBox(1, 2, 3, 4), "x")]
     return canonical_json.to_data(doc)
 

@@ -46,7 +46,7 @@ def cells(draw, text, frame, polygons, instructions) -> Cell:
         id=draw(st.none() | st.integers(0, 10_000)),
         bbox=draw(st.none() | boxes(frame, polygons)),
         header=draw(st.booleans()) if frame is None else False,
-        instructions=draw(st.lists(instructions, max_size=2)),
+        instructions=tuple(draw(st.lists(instructions, max_size=2))),
     )
 
 
@@ -67,7 +67,7 @@ def documents(draw, text=any_text, frame: Frame | None = None, polygons=True, pa
                     row_increment=draw(st.integers(0, 40)),
                     col_increment=draw(st.integers(0, 40)),
                     cells=draw(st.lists(cells(text, frame, polygons, instruction), max_size=6)),
-                    instructions=draw(st.lists(instruction, max_size=2)),
+                    instructions=tuple(draw(st.lists(instruction, max_size=2))),
                 )
             )
         tables.append(Table(draw(st.integers(0, 100)), regions))

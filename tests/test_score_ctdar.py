@@ -107,6 +107,24 @@ def test_overlapping_cells_link_to_every_occupant_but_themselves():
     assert cell_relations([cell(0, 0), cell(0, 0), cell(0, 1)]) == {(0, 2, "H"), (1, 2, "H")}
 
 
+_grid_cells = st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5), st.sampled_from([0, 0, 0, 1, 2]),
+                                 st.sampled_from([0, 0, 0, 1, 2])), max_size=14)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_grid_cells)
+def test_relations_of_disjoint_cells_equal_the_general_scan(spec):
+    """Where no slot is shared, relations come from runs of occupied slots; the
+    general scan (every occupant of a slot linked) must give the same set."""
+    from convertables.score import ctdar as ctdar_score
+
+    cells = [cell(r, c, r + h, c + w) for r, c, h, w in spec]
+    fast = cell_relations(cells)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ctdar_score, "_relations_of_disjoint_cells", lambda *args: None)
+        assert cell_relations(cells) == fast
+
+
 def test_track_a_is_greedy_in_document_order_and_optimal_on_request():
     g0, g1 = box(0, 0, 100, 100), box(100, 0, 200, 100)
     r0 = box(30, 0, 130, 100)   # IoU 0.54 with g0, 0.18 with g1

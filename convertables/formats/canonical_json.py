@@ -38,7 +38,7 @@ def _box(box: BBox) -> dict:
     return data
 
 
-def _instructions(items: list[Instruction]) -> list[dict]:
+def _instructions(items: tuple[Instruction, ...]) -> list[dict]:
     return [{"instr_id": i.instr_id, "subinstr_id": i.subinstr_id} for i in items]
 
 
@@ -100,8 +100,8 @@ def _box_from(data: dict) -> BBox:
     )
 
 
-def _instructions_from(items: list[dict]) -> list[Instruction]:
-    return [Instruction(i["instr_id"], i.get("subinstr_id")) for i in items]
+def _instructions_from(items: list[dict]) -> tuple[Instruction, ...]:
+    return tuple(Instruction(i["instr_id"], i.get("subinstr_id")) for i in items)
 
 
 def from_data(data: dict) -> Document:

@@ -233,7 +233,7 @@ class _Reader:
                 if self.keep_instructions:
                     instruction = self._instruction(child)
                     if instruction:
-                        region.instructions.append(instruction)
+                        region.instructions += (instruction,)
             elif name == "cell":
                 cell = self.cell(child)
                 if cell is not None:
@@ -297,7 +297,7 @@ class _Reader:
                 if self.keep_instructions:
                     instruction = self._instruction(child)
                     if instruction:
-                        cell.instructions.append(instruction)
+                        cell.instructions += (instruction,)
             elif name == "content":
                 has_content = True
                 text = child.text if len(child) == 0 else "".join(child.itertext())
@@ -349,7 +349,7 @@ def _box_line(indent: str, box: BBox) -> str:
     return f'{indent}<bounding-box x1="{_num(box.x1)}" y1="{_num(box.y1)}" x2="{_num(box.x2)}" y2="{_num(box.y2)}"/>'
 
 
-def _instruction_lines(indent: str, instructions: list[Instruction]) -> list[str]:
+def _instruction_lines(indent: str, instructions: tuple[Instruction, ...]) -> list[str]:
     return [
         f'{indent}<instruction instr-id="{ins.instr_id}"/>' if ins.subinstr_id is None
         else f'{indent}<instruction instr-id="{ins.instr_id}" subinstr-id="{ins.subinstr_id}"/>'

@@ -58,6 +58,9 @@ def cell_relations(cells: list[Cell]) -> set[tuple[int, int, str]]:
         raise TableTooLarge(f"the table's grid has {n_rows} x {n_cols} distinct bands")
     row_index = {v: i for i, v in enumerate(row_cuts)}
     col_index = {v: i for i, v in enumerate(col_cuts)}
+    alone = _relations_of_disjoint_cells(cells, row_index, col_index, n_rows, n_cols)
+    if alone is not None:
+        return alone
     grid: list[list[tuple[int, ...]]] = [[()] * n_cols for _ in range(n_rows)]
     for k, cell in enumerate(cells):
         for i in range(row_index[cell.start_row], row_index[cell.end_row + 1]):
@@ -95,6 +98,30 @@ def cell_relations(cells: list[Cell]) -> set[tuple[int, int, str]]:
         scan(row, widths, "H")
     for j in range(n_cols):
         scan([grid[i][j] for i in range(n_rows)], heights, "V")
+    return relations
+
+
+def _relations_of_disjoint_cells(cells, row_index, col_index, n_rows: int, n_cols: int):
+    """:func:`cell_relations` where no two cells share a band slot (the usual
+    case), or None. Each slot then holds one cell or none, and the relations
+    along a line are its runs of occupied slots with the empty ones dropped:
+    each cell links to the next different one (a cell spanning slots does not
+    link to itself)."""
+    grid = [-1] * (n_rows * n_cols)
+    for k, cell in enumerate(cells):
+        cols = range(col_index[cell.start_col], col_index[cell.end_col + 1])
+        for i in range(row_index[cell.start_row], row_index[cell.end_row + 1]):
+            base = i * n_cols
+            for j in cols:
+                if grid[base + j] >= 0:
+                    return None
+                grid[base + j] = k
+    relations: set[tuple[int, int, str]] = set()
+    for lines, direction in (((grid[i * n_cols:(i + 1) * n_cols] for i in range(n_rows)), "H"),
+                             ((grid[j::n_cols] for j in range(n_cols)), "V")):
+        for line in lines:
+            occupied = [k for k in line if k >= 0]
+            relations.update((a, b, direction) for a, b in zip(occupied, occupied[1:]) if a != b)
     return relations
 
 
