@@ -19,6 +19,7 @@ columns, so overlaps are found by sweeping rectangles, not by filling slots.
 from __future__ import annotations
 
 import bisect
+import operator
 from collections import Counter
 from typing import Mapping
 
@@ -51,6 +52,62 @@ def validate_region(
     duplicate_ids: Severity = Severity.INFO,
 ) -> None:
     where = f"table {table_id}, region {region.id}"
+    cells = region.cells
+    columns = _Columns(cells)
+    if columns.inverted() or columns.negative(region.row_increment, region.col_increment):
+        _check_cells_one_by_one(region, diagnostics, lines, where)
+        columns = _Columns(cells)  # inverted spans were mended
+    for first, second in overlapping_cells(cells, columns):
+        diagnostics.warning(
+            "slot-overlap",
+            f"{where}: cell at row {second.start_row}, column {second.start_col} covers a grid slot "
+            f"already covered by the cell at row {first.start_row}, column {first.start_col}",
+            line=lines.get(id(second)),
+            hint="the ICDAR 2013 scorer keeps the later cell on a shared slot",
+        )
+    if columns.ids.count(None) == len(cells):
+        return
+    repeated = [cid for cid, n in Counter(cid for cid in columns.ids if cid is not None).items() if n > 1]
+    if repeated:
+        first_line = next((lines.get(id(c)) for c in cells if c.id in repeated), None)
+        shown = ", ".join(str(i) for i in sorted(repeated)[:5]) + (", ..." if len(repeated) > 5 else "")
+        diagnostics.add(
+            "duplicate-id",
+            duplicate_ids,
+            f"{where}: {len(repeated)} cell id(s) repeat ({shown})",
+            line=first_line,
+        )
+
+
+class _Columns:
+    """A region's cells' indices and ids as lists, taken in C (attrgetter), so
+    that the checks of a valid region run without a Python step per cell."""
+
+    def __init__(self, cells: list[Cell]):
+        self.start_rows = list(map(_START_ROW, cells))
+        self.start_cols = list(map(_START_COL, cells))
+        self.end_rows = list(map(_END_ROW, cells))
+        self.end_cols = list(map(_END_COL, cells))
+        self.ids = list(map(_ID, cells))
+
+    def inverted(self) -> bool:
+        return any(map(operator.gt, self.start_rows, self.end_rows)) or any(
+            map(operator.gt, self.start_cols, self.end_cols))
+
+    def negative(self, row_increment: int, col_increment: int) -> bool:
+        return bool(self.start_rows) and (min(self.start_rows) + row_increment < 0
+                                          or min(self.start_cols) + col_increment < 0)
+
+    def all_single_slot(self) -> bool:
+        return self.start_rows == self.end_rows and self.start_cols == self.end_cols
+
+
+_START_ROW, _START_COL, _END_ROW, _END_COL, _ID = (
+    operator.attrgetter(name) for name in ("start_row", "start_col", "end_row", "end_col", "id"))
+
+
+def _check_cells_one_by_one(region: Region, diagnostics: Diagnostics, lines: SourceLines, where: str) -> None:
+    """Inverted spans (mended) and cells before the table's first row or column."""
     for cell in region.cells:
         if cell.end_row < cell.start_row or cell.end_col < cell.start_col:
             diagnostics.error(
@@ -68,24 +125,6 @@ def validate_region(
                 f"first row or column, even with the region's increments",
                 line=lines.get(id(cell)),
             )
-    for first, second in overlapping_cells(region.cells):
-        diagnostics.warning(
-            "slot-overlap",
-            f"{where}: cell at row {second.start_row}, column {second.start_col} covers a grid slot "
-            f"already covered by the cell at row {first.start_row}, column {first.start_col}",
-            line=lines.get(id(second)),
-            hint="the ICDAR 2013 scorer keeps the later cell on a shared slot",
-        )
-    repeated = [cid for cid, n in Counter(c.id for c in region.cells if c.id is not None).items() if n > 1]
-    if repeated:
-        first_line = next((lines.get(id(c)) for c in region.cells if c.id in repeated), None)
-        shown = ", ".join(str(i) for i in sorted(repeated)[:5]) + (", ..." if len(repeated) > 5 else "")
-        diagnostics.add(
-            "duplicate-id",
-            duplicate_ids,
-            f"{where}: {len(repeated)} cell id(s) repeat ({shown})",
-            line=first_line,
-        )
 
 
 def _no_shared_slot(cells: list[Cell]) -> bool:
@@ -110,7 +149,7 @@ def _no_shared_slot(cells: list[Cell]) -> bool:
     return len(taken) == slots
 
 
-def overlapping_cells(cells: list[Cell]) -> list[tuple[Cell, Cell]]:
+def overlapping_cells(cells: list[Cell], columns: _Columns | None = None) -> list[tuple[Cell, Cell]]:
     """Pairs ``(earlier, later)`` of cells (in document order) sharing a grid slot.
     Spans must not be inverted (``validate_region`` mends those first).
 
@@ -121,7 +160,12 @@ def overlapping_cells(cells: list[Cell]) -> list[tuple[Cell, Cell]]:
     at least one overlap per new cell is found. The cost follows the number of
     cells, never the area of the grid.
     """
-    if _no_shared_slot(cells):
+    if columns is None:
+        columns = _Columns(cells)
+    if columns.all_single_slot():
+        if len(set(zip(columns.start_rows, columns.start_cols))) == len(cells):
+            return []
+    elif _no_shared_slot(cells):
         return []
     order = sorted(range(len(cells)), key=lambda i: (cells[i].start_row, cells[i].start_col))
     starts: list[int] = []

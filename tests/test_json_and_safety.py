@@ -201,3 +201,14 @@ def test_every_cell_is_written_on_a_line_of_its_own(doc):
     cell_lines = [line for line in text.split("\n") if line.startswith('    {"id": ')]
     written = [json.loads(line.rstrip(",")) for line in cell_lines]
     assert written == [cell for table in data["tables"] for region in table["regions"] for cell in region["cells"]]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@given(documents(text=_LOOKALIKE_TEXT))
+def test_a_cell_is_written_as_the_encoder_writes_its_dict(doc):
+    """The writer formats cells itself; character for character what json's
+    encoder makes of the cell's dict (the JSON Schema's form)."""
+    for table in doc.tables:
+        for region in table.regions:
+            for cell in region.cells:
+                assert canonical_json._cell_json(cell) == canonical_json._compact(canonical_json._cell(cell))
