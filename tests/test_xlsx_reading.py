@@ -1,6 +1,6 @@
-"""The quick Excel reading (worksheet XML read here, the rest by openpyxl) gives
-exactly what openpyxl's own full reading gives, cell by cell, and leaves to
-openpyxl whatever it does not handle."""
+"""The quick Excel reading (the workbook's XML read here, openpyxl imported only
+for dates and rare number formats) gives exactly what openpyxl's own full
+reading gives, cell by cell, and leaves to openpyxl whatever it does not handle."""
 
 from __future__ import annotations
 
@@ -36,13 +36,13 @@ def _saved(workbook) -> bytes:
     return out.getvalue()
 
 
-def _with_sheet_xml(data: bytes, edit) -> bytes:
-    """The workbook with its first worksheet's XML passed through ``edit``."""
+def _with_sheet_xml(data: bytes, edit, part: str = "xl/worksheets/sheet1.xml") -> bytes:
+    """The workbook with its first worksheet's XML (or another part) passed through ``edit``."""
     source, out = zipfile.ZipFile(io.BytesIO(data)), io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
         for item in source.infolist():
             content = source.read(item.filename)
-            if item.filename == "xl/worksheets/sheet1.xml":
+            if item.filename == part:
                 content = edit(content.decode("utf-8")).encode("utf-8")
             target.writestr(item, content)
     return out.getvalue()
@@ -148,3 +148,72 @@ def test_written_workbooks_read_alike(doc):
     quick, full = _both(data)
     assert quick is not None
     assert quick == full
+
+
+def _dated_workbook() -> bytes:
+    workbook = openpyxl.Workbook()
+    workbook.active.cell(row=1, column=1, value="when")
+    workbook.active.cell(row=2, column=1, value=45000.25).number_format = "yyyy-mm-dd hh:mm"
+    return _saved(workbook)
+
+
+NITRO = CASES / "xlsx" / "nitro-pages" / "input.xlsx"  # saved by LibreOffice: shared strings, its styles
+
+
+def _edited(data: bytes, part: str, edit) -> bytes:
+    before = zipfile.ZipFile(io.BytesIO(data)).read(part).decode("utf-8")
+    assert edit(before) != before, "the edit must change the part"
+    return _with_sheet_xml(data, edit, part)
+
+
+def _si(text: str) -> str:
+    return f'<si><t xml:space="preserve">{text}</t></si>'
+
+
+@pytest.mark.parametrize("base, part, edit", [
+    # shared strings of every shape openpyxl reads: runs, phonetic runs, its x005F_ escape, an empty text
+    (NITRO, "xl/sharedStrings.xml", lambda x: x.replace(_si("p1 a"), '<si><r><rPr><b/></rPr><t>bo</t></r><r>'
+                                                                     '<t xml:space="preserve">ld </t></r></si>')),
+    (NITRO, "xl/sharedStrings.xml", lambda x: x.replace(_si("p1 b"), '<si><t>ab</t><rPh sb="0" eb="1"><t>X</t>'
+                                                                     '</rPh><phoneticPr fontId="0"/></si>')),
+    (NITRO, "xl/sharedStrings.xml", lambda x: x.replace(_si("p1 c"), "<si><t>a_x005F_x000D_b</t></si>")),
+    (NITRO, "xl/sharedStrings.xml", lambda x: x.replace(_si("p2 a"), "<si><t/></si>")),
+    # bold by a font's <b>, with and without a val
+    (NITRO, "xl/styles.xml", lambda x: x.replace('<font><sz val="11"/>', '<font><b/><sz val="11"/>', 1)),
+    (NITRO, "xl/styles.xml", lambda x: x.replace('<font><sz val="11"/>', '<font><b val="false"/><sz val="11"/>', 1)),
+    # dates counted from 1904; a custom number format
+    (None, "xl/workbook.xml", lambda x: re.sub(r"<workbookPr[^>]*/>", '<workbookPr date1904="1"/>', x)),
+    (None, "xl/styles.xml", lambda x: x.replace('formatCode="yyyy-mm-dd hh:mm"', 'formatCode="0.000"')),
+])
+def test_workbook_parts_read_alike(base, part, edit):
+    data = _edited(NITRO.read_bytes() if base else _dated_workbook(), part, edit)
+    quick, full = _both(data)
+    assert quick is not None
+    assert quick == full
+
+
+@pytest.mark.parametrize("part, edit", [
+    ("[Content_Types].xml", lambda x: x.replace('PartName="/xl/workbook.xml"', 'PartName="/xl/book.xml"')),
+    ("xl/styles.xml", lambda x: x.replace('<numFmt numFmtId="164"', '<numFmt numFmtId="165"')),
+    ("xl/styles.xml", lambda x: x.replace('fontId="0"', 'fontId="9"')),
+    ("xl/styles.xml", lambda x: re.sub(r"<cellXfs.*</cellXfs>", "", x, flags=re.S)),
+    ("xl/sharedStrings.xml", lambda x: x.replace(_si("p1 a"), "<si><t>a</t><t>b</t></si>")),
+    ("xl/sharedStrings.xml", lambda x: x.replace(_si("p1 a"), "<si><x/></si>")),
+    ("xl/_rels/workbook.xml.rels", lambda x: x.replace('/worksheet" Target="worksheets/sheet1.xml"',
+                                                       '/dialogsheet" Target="worksheets/sheet1.xml"')),
+    ("xl/worksheets/sheet1.xml", lambda x: x.replace('r="C3"', 'r="$C$3"')),
+    ("xl/worksheets/sheet1.xml", lambda x: x.replace("</sheetData>", '</sheetData><mergeCells count="1">'
+                                                                      '<mergeCell ref="B3:A1"/></mergeCells>')),
+])
+def test_workbook_parts_the_quick_reading_leaves_to_openpyxl(part, edit):
+    assert xlsx._read_sheets_quickly(NITRO.read_bytes()) is not None
+    assert xlsx._read_sheets_quickly(_edited(NITRO.read_bytes(), part, edit)) is None
+
+
+def test_a_plain_workbook_is_read_without_importing_openpyxl():
+    import subprocess
+    import sys
+
+    code = ("import sys; from convertables.formats import xlsx; "
+            f"assert xlsx._read_sheets_quickly(open({str(NITRO)!r}, 'rb').read()); print('openpyxl' in sys.modules)")
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "False\n"

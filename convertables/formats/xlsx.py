@@ -1,7 +1,7 @@
 """Excel workbooks (SPEC 2.3), including Nitro "To Excel" and pandas exports.
 
-Reading (cached values; openpyxl for the workbook, styles and shared strings,
-the worksheets' XML read here, see "reading quickly" below): each worksheet is a table, its position the
+Reading (cached values, as openpyxl reads them; the usual workbook's XML read
+here, see "reading quickly" below): each worksheet is a table, its position the
 page (Nitro writes one worksheet per page), trimmed to the used area; with
 ``ReadOptions.extra["split_blank_rows"]`` a sheet splits into several tables at
 fully empty rows. Sheets named like pandas' ``page-<p>-table-<k>``, or ``Page
@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import posixpath
 import re
 import zipfile
 import zlib
@@ -369,21 +370,33 @@ def _read_sheets_with_openpyxl(data: bytes, diagnostics: Diagnostics) -> list[_S
 # -- reading quickly -------------------------------------------------------------------------
 #
 # openpyxl builds a Python object per cell, attribute by attribute, through its
-# descriptors: ~20 us a cell, 10x an lxml parse of the same XML. So openpyxl
-# reads the workbook's structure, styles and shared strings (lazily, in its
-# read-only mode), and the worksheets' XML is read here, giving every cell the
-# value, type and style openpyxl would give it. Anything out of the ordinary
-# (a cell without a reference, an element where a cell should be, a value
-# openpyxl would refuse) raises _Unusual and openpyxl reads the whole workbook
-# instead. tests/test_xlsx_reading.py checks both readings agree. A few of
-# openpyxl's private names are used (a sheet's _worksheet_path and
-# _shared_strings, the workbook's _date_formats and _timedelta_formats): an
-# openpyxl without them is read by its full reading, and those tests say so.
+# descriptors: ~20 us a cell, 10x an lxml parse of the same XML; and importing
+# it takes longer than reading a small workbook. So the usual workbook is read
+# here, parts and worksheets alike, giving every cell the value, type, number
+# format and boldness openpyxl would give it; openpyxl is imported only for what
+# it alone decides (dates: is a format a date's, and which date is a serial
+# number; number formats this module does not know by heart). Anything out of
+# the ordinary (a cell without a reference, an element where a cell should be, a
+# style openpyxl would look up elsewhere, a value it would refuse) raises
+# _Unusual and openpyxl reads the whole workbook instead.
+# tests/test_xlsx_reading.py checks both readings agree.
 
 _MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
-_ROW, _C, _V, _IS, _T = (_MAIN + name for name in ("row", "c", "v", "is", "t"))
+_ROW, _C, _V, _IS, _T, _R = (_MAIN + name for name in ("row", "c", "v", "is", "t", "r"))
+_PACKAGE = "{http://schemas.openxmlformats.org/package/2006/content-types}"
+_PACKAGE_RELATIONSHIP = "{http://schemas.openxmlformats.org/package/2006/relationships}Relationship"
+_RELATIONSHIP_ID = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
+_WORKBOOK_TYPES = tuple(f"application/vnd.{kind}.main+xml" for kind in (
+    "openxmlformats-officedocument.spreadsheetml.sheet", "openxmlformats-officedocument.spreadsheetml.template",
+    "ms-excel.sheet.macroEnabled", "ms-excel.template.macroEnabled"))
+_SHARED_STRINGS_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"
 _PLAIN_REF = re.compile(r"([A-Z]{1,3})([1-9][0-9]{0,6})")
 _FALSE_WORDS = ("false", "f", "0")  # openpyxl's Bool reads these strings as False, any other non-empty one as True
+# Built-in number formats (ECMA-376 18.8.30) known here; openpyxl gives "General"
+# for an id it has no code for, and its own code for the others (looked up there).
+_BUILTIN_FORMATS = {0: "General", 1: "0", 2: "0.00", 3: "#,##0", 4: "#,##0.00", 9: "0%", 10: "0.00%", 49: "@"}
+_OPENPYXL_BUILTIN_IDS = frozenset((*range(5, 9), *range(11, 23), *range(37, 49)))
+_DATE_LETTERS = re.compile("[dmhysDMHYS]")  # a format without any of them is no date's (openpyxl's test is finer)
 
 
 class _Unusual(Exception):
@@ -393,65 +406,156 @@ class _Unusual(Exception):
 def _read_sheets_quickly(data: bytes) -> list[_Sheet] | None:
     """The sheets as :func:`_read_sheets_with_openpyxl` reads them, or None
     where openpyxl must read the workbook itself."""
-    import openpyxl
-
-    try:
-        workbook = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
-    except Exception:
-        return None  # openpyxl's full reading reports what is wrong
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            return [_QuickSheet(workbook, sheet).read(archive.read(sheet._worksheet_path)) for sheet in
-                    workbook.worksheets]
+            book = _Book(archive)
+            return [_QuickSheet(book, title).read(archive.read(path)) for title, path in book.sheets]
     except Exception:  # _Unusual, or anything openpyxl's own reading must judge
         return None
-    finally:
-        workbook.close()
 
 
 def _openpyxl_bool(value: str | None) -> bool:
     return bool(value) and value not in _FALSE_WORDS
 
 
-class _QuickSheet:
-    def __init__(self, workbook, sheet):
-        from openpyxl.cell.read_only import ReadOnlyCell
-        from openpyxl.utils.cell import column_index_from_string, coordinate_to_tuple, get_column_letter
-        from openpyxl.utils.datetime import from_excel, from_ISO8601
+def _xml(archive: zipfile.ZipFile, name: str):
+    return parse_xml(archive.read(name), Diagnostics())
 
-        self.sheet = sheet
-        self.shared_strings = sheet._shared_strings
-        self.epoch = workbook.epoch
-        self.date_styles = workbook._date_formats
-        self.timedelta_styles = workbook._timedelta_formats
-        self.styles: dict[int, tuple[str, bool]] = {}
+
+def _column_number(letters: str) -> int:
+    number = 0
+    for letter in letters:
+        number = number * 26 + ord(letter) - 64
+    return number
+
+
+class _Book:
+    """A workbook's sheets (title, part), cell styles (number format, bold) and shared strings."""
+
+    def __init__(self, archive: zipfile.ZipFile):
+        types = _xml(archive, "[Content_Types].xml")
+        overrides = {o.get("PartName"): o.get("ContentType") for o in types.iter(_PACKAGE + "Override")}
+        if [name for name, kind in overrides.items() if kind in _WORKBOOK_TYPES] != ["/xl/workbook.xml"]:
+            raise _Unusual("the workbook is not (only) xl/workbook.xml")
+        workbook = _xml(archive, "xl/workbook.xml")
+        properties = workbook.find(_MAIN + "workbookPr")
+        self.date1904 = properties is not None and _openpyxl_bool(properties.get("date1904"))
+        targets = {}
+        for rel in _xml(archive, "xl/_rels/workbook.xml.rels").iter(_PACKAGE_RELATIONSHIP):
+            target = rel.get("Target") or ""
+            path = target[1:] if target.startswith("/") else posixpath.normpath("xl/" + target)
+            targets[rel.get("Id")] = (rel.get("Type") or "", path)
+        names = set(archive.namelist())
+        self.sheets: list[tuple[str, str]] = []
+        for sheet in workbook.iter(_MAIN + "sheet"):
+            kind, path = targets[sheet.get(_RELATIONSHIP_ID)]
+            if path not in names:
+                continue  # (openpyxl passes over a sheet whose part is missing)
+            if "chartsheet" in kind:
+                continue  # not a worksheet
+            if not kind.endswith("/worksheet"):
+                raise _Unusual("a sheet of another kind")
+            self.sheets.append((sheet.get("name"), path))
+        self._styles(_xml(archive, "xl/styles.xml"))
+        strings = [name for name, kind in overrides.items() if kind == _SHARED_STRINGS_TYPE]
+        self.shared_strings = [] if not strings else self._strings(_xml(archive, strings[0][1:]))
+        self.date_styles: dict[int, tuple[bool, bool]] = {}
+
+    def _styles(self, sheet) -> None:
+        custom = {}
+        for fmt in sheet.iter(_MAIN + "numFmt"):
+            custom[int(fmt.get("numFmtId"))] = fmt.get("formatCode")
+        bold = []
+        fonts = sheet.find(_MAIN + "fonts")
+        for font in [] if fonts is None else fonts.iterchildren(_MAIN + "font"):
+            b = font.find(_MAIN + "b")
+            bold.append(b is not None and (b.get("val") is None or _openpyxl_bool(b.get("val"))))
+        cell_xfs = sheet.find(_MAIN + "cellXfs")
+        self.styles: list[tuple[str, bool]] = []
+        for xf in [] if cell_xfs is None else cell_xfs.iterchildren(_MAIN + "xf"):
+            number_format_id = int(xf.get("numFmtId", "0"))
+            if number_format_id in custom:
+                code = custom[number_format_id]
+            elif number_format_id in _BUILTIN_FORMATS:
+                code = _BUILTIN_FORMATS[number_format_id]
+            elif number_format_id in _OPENPYXL_BUILTIN_IDS:
+                from openpyxl.styles.numbers import BUILTIN_FORMATS
+
+                code = BUILTIN_FORMATS[number_format_id]
+            elif number_format_id < 164:
+                code = "General"
+            else:
+                raise _Unusual("a number format that is not there")
+            self.styles.append((code, bold[int(xf.get("fontId", "0"))]))
+        if not self.styles:
+            raise _Unusual("no cell styles: openpyxl keeps its own")
+
+    @staticmethod
+    def _strings(table) -> list[str]:
+        """openpyxl's shared strings: each item's plain text and its runs' texts, joined."""
+        strings = []
+        for item in table.iterchildren(_MAIN + "si"):
+            pieces = []
+            plain = 0
+            for child in item:
+                if child.tag == _T:
+                    plain += 1
+                    pieces.append(child.text or "")
+                elif child.tag == _R:
+                    pieces.extend(t.text or "" for t in child.iterchildren(_T))
+                elif child.tag not in (_MAIN + "rPh", _MAIN + "phoneticPr"):
+                    raise _Unusual("a shared string of another shape")
+            if plain > 1:
+                raise _Unusual("a shared string with two plain texts")
+            strings.append("".join(pieces).replace("x005F_", ""))
+        return strings
+
+    def date_style(self, style_id: int) -> tuple[bool, bool]:
+        """(is a date, is a duration) for a number in this style, as openpyxl judges it."""
+        known = self.date_styles.get(style_id)
+        if known is None:
+            code = self.styles[style_id][0]
+            if _DATE_LETTERS.search(code) is None:
+                known = (False, False)
+            else:
+                from openpyxl.styles.numbers import is_date_format, is_timedelta_format
+
+                known = (is_date_format(code), is_timedelta_format(code))
+            self.date_styles[style_id] = known
+        return known
+
+
+class _QuickSheet:
+    def __init__(self, book: _Book, title: str):
+        self.book = book
+        self.title = title
+        self.shared_strings = book.shared_strings
+        self.styles = book.styles
         self.columns: dict[str, int] = {}
-        self.ReadOnlyCell = ReadOnlyCell
-        self.column_index = column_index_from_string
-        self.column_letter = get_column_letter
-        self.coordinate_to_tuple = coordinate_to_tuple
-        self.from_excel = from_excel
-        self.from_ISO8601 = from_ISO8601
 
     def style_of(self, style_id: int) -> tuple[str, bool]:
-        known = self.styles.get(style_id)
-        if known is None:
-            probe = self.ReadOnlyCell(self.sheet, 1, 1, None, "n", style_id)
-            font = probe.font
-            known = self.styles[style_id] = (probe.number_format, bool(font and font.b))
-        return known
+        return self.styles[style_id]
 
     def position(self, ref: str | None) -> tuple[int, int]:
         if ref is None:
             raise _Unusual("a cell without a reference")  # openpyxl counts columns along the row
         match = _PLAIN_REF.fullmatch(ref)
         if match is None:
-            return self.coordinate_to_tuple(ref)
+            raise _Unusual("a reference of another form")
         letters = match.group(1)
         column = self.columns.get(letters)
         if column is None:
-            column = self.columns[letters] = self.column_index(letters)
+            column = self.columns[letters] = _column_number(letters)
         return int(match.group(2)), column
+
+    def date(self, number, duration: bool):
+        from openpyxl.utils.datetime import CALENDAR_MAC_1904, CALENDAR_WINDOWS_1900, from_excel
+
+        try:
+            return from_excel(number, CALENDAR_MAC_1904 if self.book.date1904 else CALENDAR_WINDOWS_1900,
+                              timedelta=duration), "d"
+        except (OverflowError, ValueError):
+            return "#VALUE!", "e"
 
     def value(self, el, data_type: str, style_id: int):
         """The cell's value and type, as openpyxl's worksheet reader makes them
@@ -471,18 +575,18 @@ class _QuickSheet:
             return self.shared_strings[int(raw)], "s"
         if data_type == "n":
             number = float(raw) if ("." in raw or "E" in raw or "e" in raw) else int(raw)
-            if style_id in self.date_styles:
-                try:
-                    return self.from_excel(number, self.epoch, timedelta=style_id in self.timedelta_styles), "d"
-                except (OverflowError, ValueError):
-                    return "#VALUE!", "e"
+            is_date, is_duration = self.book.date_style(style_id)
+            if is_date:
+                return self.date(number, is_duration)
             return number, "n"
         if data_type == "b":
             return bool(int(raw)), "b"
         if data_type == "str":
             return raw, "s"
         if data_type == "d":
-            return self.from_ISO8601(raw), "d"
+            from openpyxl.utils.datetime import from_ISO8601
+
+            return from_ISO8601(raw), "d"
         return raw, data_type
 
     def read(self, xml: bytes) -> _Sheet:
@@ -513,24 +617,27 @@ class _QuickSheet:
                     style_id = int(style)
                 else:
                     raise _Unusual("an empty style")
+                if style_id >= len(self.styles):
+                    raise _Unusual("a style that is not there")
                 cells[position(get("r"))] = (*value(el, get("t", "n"), style_id), style_id)
-        hidden_cols: dict[str, bool] = {}
+        hidden_cols: dict[int, bool] = {}  # by first column, as openpyxl keys them (by its letter)
         for col in root.iter(_MAIN + "col"):
-            hidden_cols[self.column_letter(int(col.attrib["min"]))] = _openpyxl_bool(col.get("hidden"))
+            hidden_cols[int(col.attrib["min"])] = _openpyxl_bool(col.get("hidden"))
         merged: dict[tuple[int, int], tuple[int, int]] = {}
         blocks = list(root.iter(_MAIN + "mergeCells"))
         if blocks:
-            from openpyxl.worksheet.cell_range import CellRange
-
             for merge in blocks[-1]:
                 if local_name(merge.tag) != "mergeCell":
                     continue
-                area = CellRange(merge.get("ref"))
-                if (area.min_row, area.min_col) in merged:
+                first, _, last = (merge.get("ref") or "").partition(":")
+                (r0, c0), (r1, c1) = self.position(first), self.position(last or first)
+                if r1 < r0 or c1 < c0:
+                    raise _Unusual("a merged range written backwards")
+                if (r0, c0) in merged:
                     raise _Unusual("two merged ranges start at one cell")
-                merged[area.min_row, area.min_col] = (area.max_row, area.max_col)
+                merged[r0, c0] = (r1, c1)
         entries, unknown_format = _entries(cells, merged, self.style_of)
-        return _Sheet(self.sheet.title, entries, unknown_format, sum(hidden_rows.values()), sum(hidden_cols.values()))
+        return _Sheet(self.title, entries, unknown_format, sum(hidden_rows.values()), sum(hidden_cols.values()))
 
 
 def _rich_text(element) -> str:
