@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import bisect
 import operator
+from itertools import compress, repeat
 from collections import Counter
 from typing import Mapping
 
@@ -98,9 +99,6 @@ class _Columns:
         return bool(self.start_rows) and (min(self.start_rows) + row_increment < 0
                                           or min(self.start_cols) + col_increment < 0)
 
-    def all_single_slot(self) -> bool:
-        return self.start_rows == self.end_rows and self.start_cols == self.end_cols
-
 
 _START_ROW, _START_COL, _END_ROW, _END_COL, _ID = (
     operator.attrgetter(name) for name in ("start_row", "start_col", "end_row", "end_col", "id"))
@@ -127,25 +125,33 @@ def _check_cells_one_by_one(region: Region, diagnostics: Diagnostics, lines: Sou
             )
 
 
-def _no_shared_slot(cells: list[Cell]) -> bool:
+def _no_shared_slot(columns: _Columns) -> bool:
     """True when the cells plainly cover no slot twice: their slots, counted
     one by one, are all different. Only tried while they are few (most tables
-    are mostly 1x1 cells); False means "look closer", not "they overlap"."""
-    taken: set[tuple[int, int]] = set()
-    slots = 0
-    budget = 4 * len(cells) + 64
-    for cell in cells:
-        top, left, bottom, right = cell.start_row, cell.start_col, cell.end_row, cell.end_col
-        if top == bottom and left == right:
-            taken.add((top, left))
-            slots += 1
-            continue
-        if bottom < top or right < left:
+    are mostly 1x1 cells, whose slots are counted in C); False means "look
+    closer", not "they overlap"."""
+    top, left, bottom, right = columns.start_rows, columns.start_cols, columns.end_rows, columns.end_cols
+    if not top:
+        return True
+    # a slot as one int, row * width + column (twice as fast to hash as a pair)
+    first_col = min(left)
+    width = max(max(right), max(left)) - first_col + 1
+    taken = set(map(operator.add, map(operator.mul, top, repeat(width)), map(operator.sub, left, repeat(first_col))))
+    if len(taken) != len(top):
+        return False
+    spanning = set(compress(range(len(top)), map(operator.ne, top, bottom)))
+    spanning.update(compress(range(len(top)), map(operator.ne, left, right)))
+    slots = len(top)
+    budget = 3 * len(top) + 64
+    for i in spanning:
+        if bottom[i] < top[i] or right[i] < left[i]:
             return False
-        slots += (bottom - top + 1) * (right - left + 1)
+        extra = (bottom[i] - top[i] + 1) * (right[i] - left[i] + 1) - 1
+        slots += extra
         if slots > budget:
             return False
-        taken.update((row, col) for row in range(top, bottom + 1) for col in range(left, right + 1))
+        taken.update(row * width + col - first_col for row in range(top[i], bottom[i] + 1)
+                     for col in range(left[i], right[i] + 1) if row != top[i] or col != left[i])
     return len(taken) == slots
 
 
@@ -162,10 +168,7 @@ def overlapping_cells(cells: list[Cell], columns: _Columns | None = None) -> lis
     """
     if columns is None:
         columns = _Columns(cells)
-    if columns.all_single_slot():
-        if len(set(zip(columns.start_rows, columns.start_cols))) == len(cells):
-            return []
-    elif _no_shared_slot(cells):
+    if _no_shared_slot(columns):
         return []
     order = sorted(range(len(cells)), key=lambda i: (cells[i].start_row, cells[i].start_col))
     starts: list[int] = []

@@ -119,13 +119,13 @@ def _slots(cell: Cell) -> set[tuple[int, int]]:
 
 _small_cell = st.builds(
     lambda r, c, h, w: Cell(start_row=r, start_col=c, end_row=r + h, end_col=c + w),
-    st.integers(0, 6), st.integers(0, 6), st.integers(0, 3) | st.just(0), st.integers(0, 3) | st.just(0),
+    st.integers(-2, 6), st.integers(-2, 6), st.integers(0, 3) | st.just(0), st.integers(0, 3) | st.just(0),
 )
 
 
 @settings(max_examples=400, deadline=None)
 @given(st.lists(_small_cell, max_size=25) | st.lists(_small_cell.filter(lambda c: c.end_row == c.start_row), max_size=40)
-       | st.lists(st.builds(lambda r, c: Cell(r, c, r, c), st.integers(0, 6), st.integers(0, 6)), max_size=40))
+       | st.lists(st.builds(lambda r, c: Cell(r, c, r, c), st.integers(-3, 6), st.integers(-3, 6)), max_size=40))
 def test_overlaps_are_found_exactly_when_two_cells_share_a_slot(cells):
     pairs = grid.overlapping_cells(cells)
     shared = any(_slots(a) & _slots(b) for i, a in enumerate(cells) for b in cells[i + 1:])

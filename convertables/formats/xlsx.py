@@ -391,6 +391,7 @@ _WORKBOOK_TYPES = tuple(f"application/vnd.{kind}.main+xml" for kind in (
     "ms-excel.sheet.macroEnabled", "ms-excel.template.macroEnabled"))
 _SHARED_STRINGS_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"
 _PLAIN_REF = re.compile(r"([A-Z]{1,3})([1-9][0-9]{0,6})")
+_DIGITS = "0123456789"
 _FALSE_WORDS = ("false", "f", "0")  # openpyxl's Bool reads these strings as False, any other non-empty one as True
 # Built-in number formats (ECMA-376 18.8.30) known here; openpyxl gives "General"
 # for an id it has no code for, and its own code for the others (looked up there).
@@ -596,7 +597,7 @@ class _QuickSheet:
         cells: dict[tuple[int, int], tuple] = {}
         hidden_rows: dict[int, bool] = {}
         row_number = 0
-        value, position = self.value, self.position
+        value, position, columns, style_count = self.value, self.position, self.columns, len(self.styles)
         for row in root.iter(_ROW):
             raw_row = row.get("r")
             if raw_row is None:
@@ -617,9 +618,19 @@ class _QuickSheet:
                     style_id = int(style)
                 else:
                     raise _Unusual("an empty style")
-                if style_id >= len(self.styles):
+                if style_id >= style_count:
                     raise _Unusual("a style that is not there")
-                cells[position(get("r"))] = (*value(el, get("t", "n"), style_id), style_id)
+                # position(ref), inline for the usual reference (letters known, then 1-7 digits, no leading 0)
+                ref = get("r")
+                letters = ref.rstrip(_DIGITS) if ref is not None else ""
+                column = columns.get(letters)
+                digits = ref[len(letters):] if column is not None else ""
+                where = (int(digits), column) if 0 < len(digits) <= 7 and digits[0] != "0" else position(ref)
+                kind = get("t", "n")
+                if kind == "inlineStr" and len(el) == 1 and el[0].tag == _IS:  # what openpyxl writes
+                    cells[where] = (_rich_text(el[0]), "s", style_id)
+                else:
+                    cells[where] = (*value(el, kind, style_id), style_id)
         hidden_cols: dict[int, bool] = {}  # by first column, as openpyxl keys them (by its letter)
         for col in root.iter(_MAIN + "col"):
             hidden_cols[int(col.attrib["min"])] = _openpyxl_bool(col.get("hidden"))
