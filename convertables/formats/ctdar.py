@@ -32,6 +32,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from itertools import compress, repeat
 
 from lxml import etree
 
@@ -237,11 +238,17 @@ class _Reader:
         if 0 in pairs or not all(map(math.isfinite, numbers)) or min(map(min, indices)) < 0 or max(
                 map(max, indices)) > _INDEX_LIMIT:
             return None
+        ids = [None if i is None else int(i) if i.strip().isdigit() else None for i in ids]
+        headers = [kind == "header" for kind in types]
+        if 1 < pairs[0] and pairs.count(pairs[0]) == len(pairs):
+            cells, positions = self._same_shaped(indices, pairs[0], numbers, ids, headers)
+            self.lines.pending.append((el, cells, positions))
+            return cells
         cells, positions = [], []
         end = 0
         image = Frame.IMAGE
-        for position, (start_row, end_row, start_col, end_col, n, cell_id, kind) in enumerate(
-                zip(*indices, pairs, ids, types)):
+        for position, (start_row, end_row, start_col, end_col, n, cell_id, header) in enumerate(
+                zip(*indices, pairs, ids, headers)):
             start = end
             end = start + 2 * n
             xs, ys = numbers[start:end:2], numbers[start + 1:end:2]
@@ -251,12 +258,30 @@ class _Reader:
                 if not self.keep_filler:
                     continue
             # positional: start_row, start_col, end_row, end_col, content, id, bbox, header
-            cells.append(Cell(start_row, start_col, end_row, end_col, None,
-                              int(cell_id) if cell_id is not None and cell_id.strip().isdigit() else None,
-                              BBox(x1, y1, x2, y2, image, tuple(zip(xs, ys))), kind == "header"))
+            cells.append(Cell(start_row, start_col, end_row, end_col, None, cell_id,
+                              BBox(x1, y1, x2, y2, image, tuple(zip(xs, ys))), header))
             positions.append(position)
         self.lines.pending.append((el, cells, positions))
         return cells
+
+    def _same_shaped(self, indices, corners: int, numbers, ids, headers) -> tuple[list[Cell], list[int]]:
+        """Cells whose outlines all have ``corners`` points (rectangles: 4),
+        made column by column: each step a C loop over all the cells."""
+        xs = [numbers[2 * k::2 * corners] for k in range(corners)]  # xs[k][i]: cell i's k-th x
+        ys = [numbers[2 * k + 1::2 * corners] for k in range(corners)]
+        x1, y1, x2, y2 = list(map(min, *xs)), list(map(min, *ys)), list(map(max, *xs)), list(map(max, *ys))
+        polygons = zip(*(zip(x, y) for x, y in zip(xs, ys)))
+        boxes = map(BBox, x1, y1, x2, y2, repeat(Frame.IMAGE), polygons)
+        start_rows, end_rows, start_cols, end_cols = indices
+        # positional: start_row, start_col, end_row, end_col, content, id, bbox, header
+        cells = list(map(Cell, start_rows, start_cols, end_rows, end_cols, repeat(None), ids, boxes, headers))
+        outlined = list(map(any, zip(x1, y1, x2, y2)))  # False for a filler: all its points are 0,0
+        if all(outlined):
+            return cells, list(range(len(cells)))
+        self.fillers += outlined.count(False)
+        if self.keep_filler:
+            return cells, list(range(len(cells)))
+        return list(compress(cells, outlined)), list(compress(range(len(cells)), outlined))
 
     def region(self, el, region_id: int, page: int) -> Region:
         region = Region(id=region_id, page=page, bbox=self.outline(el))
