@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 import os
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Callable, Iterator
@@ -382,6 +381,8 @@ def score_documents(
     # needs once, before the workers are forked, instead of once in each worker.
     yield score_pair(pairs[0], settings)
     rest = pairs[1:]
+    from concurrent.futures import ProcessPoolExecutor  # (here: 15 ms of imports a single job does not need)
+
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         yield from pool.map(_score_pair_star, [(p, settings) for p in rest], chunksize=max(1, len(rest) // (jobs * 8)))
 
