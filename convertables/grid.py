@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import bisect
 import operator
-from itertools import compress, repeat
 from collections import Counter
+from itertools import compress, repeat
 from typing import Mapping
 
 from .diagnostics import Diagnostics, Severity

@@ -202,6 +202,8 @@ def test_workbook_parts_read_alike(base, part, edit):
     ("xl/_rels/workbook.xml.rels", lambda x: x.replace('/worksheet" Target="worksheets/sheet1.xml"',
                                                        '/dialogsheet" Target="worksheets/sheet1.xml"')),
     ("xl/worksheets/sheet1.xml", lambda x: x.replace('r="C3"', 'r="$C$3"')),
+    ("xl/worksheets/sheet1.xml", lambda x: x.replace("<sheetData>", '<cols><col min="20000" max="20000" hidden="true"/>'
+                                                                     "</cols><sheetData>")),
     ("xl/worksheets/sheet1.xml", lambda x: x.replace("</sheetData>", '</sheetData><mergeCells count="1">'
                                                                       '<mergeCell ref="B3:A1"/></mergeCells>')),
 ])

@@ -633,7 +633,10 @@ class _QuickSheet:
                     cells[where] = (*value(el, kind, style_id), style_id)
         hidden_cols: dict[int, bool] = {}  # by first column, as openpyxl keys them (by its letter)
         for col in root.iter(_MAIN + "col"):
-            hidden_cols[int(col.attrib["min"])] = _openpyxl_bool(col.get("hidden"))
+            first = int(col.attrib["min"])
+            if not 1 <= first <= 18278:  # (openpyxl has no letters for it)
+                raise _Unusual("a column beyond ZZZ")
+            hidden_cols[first] = _openpyxl_bool(col.get("hidden"))
         merged: dict[tuple[int, int], tuple[int, int]] = {}
         blocks = list(root.iter(_MAIN + "mergeCells"))
         if blocks:
