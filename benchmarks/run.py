@@ -5,8 +5,11 @@
 
 Each case prepares its inputs in a temporary folder and times whole commands
 (a fresh process each run, as a user runs them): median, min and max seconds,
-and the ratio to the case's baseline measured in the same run. Baselines are
-never downloaded or vendored: official tools are pointed to by path.
+and the ratio to the case's baseline. The runs are interleaved, one round of
+every command of the case at a time, and the ratio is the median of the rounds'
+ratios: a shared machine's slow spells then weigh on a command and its
+baseline alike. Baselines are never downloaded or vendored: official tools are
+pointed to by path.
 """
 
 from __future__ import annotations
@@ -227,22 +230,32 @@ CASES = [
 _RUN_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-def time_command(argv: list[str], runs: int) -> tuple[list[float], float]:
-    """Wall times of ``runs`` runs, and the largest peak memory (MiB) of the
-    command's own process (worker processes have their own, similar peaks)."""
-    times, peak = [], 0.0
-    if argv[:3] == _convertables():  # an untimed first run leaves our bytecode compiled
-        subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=_RUN_ENV)
+def time_once(argv: list[str]) -> tuple[float, float]:
+    """The wall time of one run, and the peak memory (MiB) of the command's own
+    process (worker processes have their own, similar peaks)."""
+    start = time.perf_counter()
+    child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=_RUN_ENV)
+    _, status, usage = os.wait4(child.pid, 0)
+    elapsed = time.perf_counter() - start
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1):
+        raise SystemExit(f"command failed ({code}): {' '.join(argv)}")
+    return elapsed, usage.ru_maxrss / 1024
+
+
+def time_commands(commands: list[Command], runs: int) -> list[tuple[list[float], float]]:
+    """Each command's wall times and peak memory, over ``runs`` interleaved rounds."""
+    for command in commands:
+        if command.argv[:3] == _convertables():  # an untimed first run leaves our bytecode compiled
+            subprocess.run(command.argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=_RUN_ENV)
+    measured: list[tuple[list[float], float]] = [([], 0.0) for _ in commands]
     for _ in range(runs):
-        start = time.perf_counter()
-        child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=_RUN_ENV)
-        _, status, usage = os.wait4(child.pid, 0)
-        times.append(time.perf_counter() - start)
-        peak = max(peak, usage.ru_maxrss / 1024)
-        code = os.waitstatus_to_exitcode(status)
-        if code not in (0, 1):
-            raise SystemExit(f"command failed ({code}): {' '.join(argv)}")
-    return times, peak
+        for position, command in enumerate(commands):
+            elapsed, peak = time_once(command.argv)
+            times, highest = measured[position]
+            times.append(elapsed)
+            measured[position] = (times, max(highest, peak))
+    return measured
 
 
 def main() -> None:
@@ -273,14 +286,13 @@ def main() -> None:
                 print(f"{case.name:<12} skipped: {commands}")
                 continue
             base = None
-            for command in commands:
-                times, peak = time_command(command.argv, args.runs)
-                median = statistics.median(times)
+            for command, (times, peak) in zip(commands, time_commands(commands, args.runs)):
                 if command.baseline:
-                    base = median
-                ratio = "baseline" if command.baseline else (f"{median / base:.2f}" if base else "-")
-                print(f"{case.name:<12} {command.label:<44} {median:>9.3f} {min(times):>8.3f} {max(times):>8.3f} "
-                      f"{ratio:>10} {peak:>9.0f}")
+                    base = times
+                ratio = "baseline" if command.baseline else (
+                    f"{statistics.median(t / b for t, b in zip(times, base)):.2f}" if base else "-")
+                print(f"{case.name:<12} {command.label:<44} {statistics.median(times):>9.3f} {min(times):>8.3f} "
+                      f"{max(times):>8.3f} {ratio:>10} {peak:>9.0f}", flush=True)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
 
