@@ -237,3 +237,30 @@ def test_ground_truth_against_itself_is_one_at_every_threshold(folder, metric, t
     assert [v["f1"] for v in report["total"]["iou"].values()] == [1.0] * 4
     assert report["total"]["wavg_f1"] == 1.0
     assert report["total"]["documents"] == len(list(gt.glob("*.xml")))
+
+
+def test_a_pool_starts_only_once_the_first_documents_take_long_enough(tmp_path, monkeypatch):
+    import concurrent.futures
+
+    from convertables.score import runner
+
+    outline = box(0, 0, 20, 20)
+    pages = {f"p{i}": doc(table(outline, *[cell(0, c) for c in range(i + 1)])) for i in range(6)}
+    _write_dir(tmp_path / "gt", pages)
+    _write_dir(tmp_path / "res", pages)
+    settings = ScoreSettings(metric="ctdar-b")
+    serial = score_paths(tmp_path / "gt", tmp_path / "res", settings, jobs=1)
+    pools = []
+    real_pool = concurrent.futures.ProcessPoolExecutor
+
+    def counting_pool(*args, **kwargs):
+        pools.append(kwargs.get("max_workers"))
+        return real_pool(*args, **kwargs)
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", counting_pool)
+    monkeypatch.setattr(runner, "SERIAL_START_S", 3600.0)  # a corpus done before a pool would pay off
+    assert score_paths(tmp_path / "gt", tmp_path / "res", settings, jobs=2) == serial
+    assert pools == []
+    monkeypatch.setattr(runner, "SERIAL_START_S", 0.0)  # all but the first document go to the workers
+    assert score_paths(tmp_path / "gt", tmp_path / "res", settings, jobs=2) == serial
+    assert pools == [2]

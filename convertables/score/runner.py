@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import os
+import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Callable, Iterator
@@ -369,18 +370,32 @@ def _score_pair_star(args: tuple[DocumentPair, ScoreSettings]) -> dict:
 
 # -- a corpus --------------------------------------------------------------------------------
 
+# With --jobs N, documents are scored here, one by one, until this long has
+# passed; only the rest goes to worker processes. Starting a pool costs about
+# 0.1 s: a small corpus is done before a pool would have started.
+SERIAL_START_S = 0.15
+
+
 def score_documents(
     pairs: list[DocumentPair], settings: ScoreSettings, jobs: int = 1
 ) -> Iterator[dict]:
-    """Records in document order; with ``jobs > 1`` documents are scored in worker processes."""
+    """Records in document order; with ``jobs > 1`` documents are scored in
+    worker processes, once the first ones (scored here, for SERIAL_START_S) show
+    the corpus is worth a pool."""
     if jobs <= 1 or len(pairs) < 3:
         for p in pairs:
             yield score_pair(p, settings)
         return
-    # The first document is scored here: that loads the readers and libraries it
-    # needs once, before the workers are forked, instead of once in each worker.
-    yield score_pair(pairs[0], settings)
-    rest = pairs[1:]
+    # The first documents are scored here: that also loads the readers and
+    # libraries they need once, before the workers are forked.
+    start = time.perf_counter()
+    done = 0
+    while done < len(pairs) and (done == 0 or time.perf_counter() - start < SERIAL_START_S):
+        yield score_pair(pairs[done], settings)
+        done += 1
+    rest = pairs[done:]
+    if not rest:
+        return
     from concurrent.futures import ProcessPoolExecutor  # (here: 15 ms of imports a single job does not need)
 
     with ProcessPoolExecutor(max_workers=jobs) as pool:
