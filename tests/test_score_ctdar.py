@@ -258,9 +258,9 @@ def test_a_pool_starts_only_once_the_first_documents_take_long_enough(tmp_path, 
         return real_pool(*args, **kwargs)
 
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", counting_pool)
-    monkeypatch.setattr(runner, "SERIAL_START_S", 3600.0)  # a corpus done before a pool would pay off
+    monkeypatch.setattr(runner, "SERIAL_WORK_S", 3600.0)  # a corpus done before a pool would pay off
     assert score_paths(tmp_path / "gt", tmp_path / "res", settings, jobs=2) == serial
     assert pools == []
-    monkeypatch.setattr(runner, "SERIAL_START_S", 0.0)  # all but the first document go to the workers
+    monkeypatch.setattr(runner, "SERIAL_WORK_S", 0.0)  # all but the first two documents go to the workers
     assert score_paths(tmp_path / "gt", tmp_path / "res", settings, jobs=2) == serial
     assert pools == [2]

@@ -370,36 +370,39 @@ def _score_pair_star(args: tuple[DocumentPair, ScoreSettings]) -> dict:
 
 # -- a corpus --------------------------------------------------------------------------------
 
-# With --jobs N, documents are scored here, one by one, until this long has
-# passed; only the rest goes to worker processes. Starting a pool costs about
-# 0.1 s: a small corpus is done before a pool would have started.
-SERIAL_START_S = 0.15
+# With --jobs N, documents are scored here, one by one, while the rest looks
+# like less work than this; then the rest goes to worker processes. Starting a
+# pool costs about 0.1 s: a small corpus is done before a pool would pay off.
+SERIAL_WORK_S = 0.15
 
 
 def score_documents(
     pairs: list[DocumentPair], settings: ScoreSettings, jobs: int = 1
 ) -> Iterator[dict]:
     """Records in document order; with ``jobs > 1`` documents are scored in
-    worker processes, once the first ones (scored here, for SERIAL_START_S) show
-    the corpus is worth a pool."""
+    worker processes unless the corpus is small (see SERIAL_WORK_S)."""
     if jobs <= 1 or len(pairs) < 3:
         for p in pairs:
             yield score_pair(p, settings)
         return
-    # The first documents are scored here: that also loads the readers and
-    # libraries they need once, before the workers are forked.
-    start = time.perf_counter()
-    done = 0
-    while done < len(pairs) and (done == 0 or time.perf_counter() - start < SERIAL_START_S):
+    # The first document is scored here, untimed: that loads the readers and
+    # libraries it needs once, before the workers are forked. The next ones
+    # time the rest.
+    yield score_pair(pairs[0], settings)
+    done, start = 1, time.perf_counter()
+    while done < len(pairs):
         yield score_pair(pairs[done], settings)
         done += 1
+        elapsed = time.perf_counter() - start
+        if elapsed > SERIAL_WORK_S or elapsed / (done - 1) * (len(pairs) - done) > SERIAL_WORK_S:
+            break
     rest = pairs[done:]
     if not rest:
         return
     from concurrent.futures import ProcessPoolExecutor  # (here: 15 ms of imports a single job does not need)
 
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        yield from pool.map(_score_pair_star, [(p, settings) for p in rest], chunksize=max(1, len(rest) // (jobs * 8)))
+        yield from pool.map(_score_pair_star, [(p, settings) for p in rest], chunksize=max(1, len(rest) // (jobs * 32)))
 
 
 def score_paths(
