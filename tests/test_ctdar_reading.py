@@ -110,7 +110,7 @@ _numbers = st.one_of(st.integers(-10**6, 10**6).map(str), st.floats(-1e6, 1e6, a
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.lists(st.tuples(_numbers, _numbers), min_size=1, max_size=6), min_size=1, max_size=8))
-def test_any_points_read_the_same_both_ways(polygons, ):
+def test_any_points_read_the_same_both_ways(polygons):
     cells = [_cell(0, k, " ".join(f"{x},{y}" for x, y in polygon)) for k, polygon in enumerate(polygons)]
     with pytest.MonkeyPatch.context() as monkeypatch:
         fast, fd, slow, sd, regions = _read_both(_page(cells), monkeypatch)
