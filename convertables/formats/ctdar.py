@@ -55,7 +55,7 @@ _ALL_POINTS = re.compile(rf"\s*(?:{_PAIRS})?\s*")
 
 
 def _numbers(points: str) -> list[float]:
-    """The numbers of ``points`` (pairs already checked against _ALL_POINTS) as
+    """The numbers of ``points`` (pairs, already checked by _POINTS or _ALL_POINTS) as
     float() reads each. json's C parser reads them 3x faster, where their
     spelling is JSON's and float(int) gives float()'s value: not for "-0",
     which float() reads as -0.0, nor for forms JSON refuses ("+1", "01", ".5")."""
@@ -138,7 +138,7 @@ class _Reader:
         raw = coords.get("points")
         if raw is not None and _POINTS.fullmatch(raw):  # the common case, in one go
             try:
-                numbers = list(map(float, raw.replace(",", " ").split()))
+                numbers = _numbers(raw)
             except ValueError:
                 numbers = None
             if numbers is not None:

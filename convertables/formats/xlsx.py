@@ -57,10 +57,15 @@ _MERGE_REF = re.compile(rb'<(?:\w+:)?mergeCell\b[^>]*\bref="([A-Z]+[0-9]+(?::[A-
 def _col_row(ref: str) -> tuple[int, int]:
     letters = "".join(ch for ch in ref if ch.isalpha())
     digits = "".join(ch for ch in ref if ch.isdigit())
-    column = 0
-    for ch in letters:
-        column = column * 26 + (ord(ch) - 64)
-    return column, int(digits or 0)
+    return _column_number(letters), int(digits or 0)
+
+
+def _column_number(letters: str) -> int:
+    """``A`` -> 1, ``Z`` -> 26, ``AA`` -> 27."""
+    number = 0
+    for letter in letters:
+        number = number * 26 + ord(letter) - 64
+    return number
 
 
 def _area(ref: str) -> int:
@@ -421,13 +426,6 @@ def _openpyxl_bool(value: str | None) -> bool:
 
 def _xml(archive: zipfile.ZipFile, name: str):
     return parse_xml(archive.read(name), Diagnostics())
-
-
-def _column_number(letters: str) -> int:
-    number = 0
-    for letter in letters:
-        number = number * 26 + ord(letter) - 64
-    return number
 
 
 class _Book:
