@@ -155,73 +155,161 @@ def _is_rectangle(pts: tuple[Point, ...]) -> bool:
     return len({p[0] for p in pts}) == 1 or len({p[1] for p in pts}) == 1
 
 
-def _integer_rectangles(boxes: list[BBox | None]):
-    """``[n, 4]`` corners (x1, y1, x2, y2) when every outline is an axis-parallel
-    rectangle with integer corners (or has no area at all); otherwise None."""
-    import numpy as np
+class Overlaps:
+    """The pairs of two lists of outlines whose IoU reaches a floor, kept sparse.
 
-    rows = []
+    ``rows[i]`` maps each outline ``j`` of the second list whose IoU with
+    outline ``i`` of the first reaches the floor to that IoU, in increasing
+    ``j``: the order first-fit matching walks. A page's cells each match one or
+    two, so these pairs are found without the full matrix (and without numpy,
+    whose import costs more than scoring a small set).
+    """
+
+    __slots__ = ("rows", "n_columns")
+
+    def __init__(self, rows: list[dict[int, float]], n_columns: int):
+        self.rows = rows
+        self.n_columns = n_columns
+
+    def get(self, i: int, j: int) -> float:
+        return self.rows[i].get(j, 0.0)
+
+    def tolist(self) -> list[list[float]]:
+        """The full matrix, ``[len(first)][len(second)]`` (0.0 below the floor)."""
+        dense = []
+        for row in self.rows:
+            line = [0.0] * self.n_columns
+            for j, value in row.items():
+                line[j] = value
+            dense.append(line)
+        return dense
+
+
+def _integer_rectangles(boxes: list[BBox | None]) -> list[tuple[int, int, int, int] | None] | None:
+    """Corners (x1, y1, x2, y2), ordered, of every outline with an area (None for
+    the others), when every outline is an axis-parallel rectangle with integer
+    corners or has no area at all; otherwise None."""
+    corners: list[float] = []
+    for box in boxes:
+        if box is not None:
+            pts = box.polygon
+            if pts and not _is_rectangle(pts):
+                return None
+            corners += box[:4]
+    try:
+        ints = list(map(int, corners))
+    except (ValueError, OverflowError):  # NaN, infinities
+        return None
+    # integers, and small enough to keep the arithmetic exact
+    if ints != corners or (ints and (min(ints) <= -_EXACT_LIMIT or max(ints) >= _EXACT_LIMIT)):
+        return None
+    rows: list[tuple[int, int, int, int] | None] = []
+    take = iter(ints)
+    quads = zip(take, take, take, take)
     for box in boxes:
         if box is None:
-            rows.append((0.0, 0.0, 0.0, 0.0))
+            rows.append(None)
             continue
-        pts = box.polygon
-        if pts and not _is_rectangle(pts):
-            return None
-        rows.append((box.x1, box.y1, box.x2, box.y2))
-    corners = np.array(rows, dtype=float)
-    if not (np.all(corners == np.round(corners)) and np.all(np.abs(corners) < _EXACT_LIMIT)):
-        return None
-    # a box given corner-swapped encloses the same area
-    x1, x2 = np.minimum(corners[:, 0], corners[:, 2]), np.maximum(corners[:, 0], corners[:, 2])
-    y1, y2 = np.minimum(corners[:, 1], corners[:, 3]), np.maximum(corners[:, 1], corners[:, 3])
-    return np.stack([x1, y1, x2, y2], axis=1)
+        x1, y1, x2, y2 = quad = next(quads)
+        if x1 < x2 and y1 < y2:
+            rows.append(quad)
+            continue
+        if x1 > x2:  # a box given corner-swapped encloses the same area
+            x1, x2 = x2, x1
+        if y1 > y2:
+            y1, y2 = y2, y1
+        rows.append((x1, y1, x2, y2) if x1 < x2 and y1 < y2 else None)
+    return rows
 
 
-def _rectangle_iou(a, b):
-    """IoU of every pair of rectangles ``a[n, 4]`` x ``b[m, 4]``; 0 where both have no area."""
-    import numpy as np
+def _rectangle_overlaps(a, b, at_least: float) -> list[dict[int, float]]:
+    """:class:`Overlaps` rows (IoU >= ``at_least`` > 0.5) of two lists from
+    :func:`_integer_rectangles`.
 
-    width = np.minimum.outer(a[:, 2], b[:, 2]) - np.maximum.outer(a[:, 0], b[:, 0])
-    height = np.minimum.outer(a[:, 3], b[:, 3]) - np.maximum.outer(a[:, 1], b[:, 1])
-    np.maximum(width, 0.0, out=width)
-    np.maximum(height, 0.0, out=height)
-    inter = width * height
-    union = np.add.outer((a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1]), (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])) - inter
-    iou = np.zeros_like(inter)
-    np.divide(inter, union, out=iou, where=union > 0)
-    return iou
+    Two rectangles with an IoU above 0.5 hold each other's centres: were the
+    centre of ``r`` outside ``q``, at most half of ``r`` would be inside it, and
+    the IoU at most 0.5. So ``b``'s rectangles are put in buckets of a grid by
+    their centres (each in one bucket, sized as a typical one of them), and a
+    rectangle of ``a`` is measured only against the centres it holds. Areas are
+    integers below 2**48, held exactly, so each IoU is the correctly rounded
+    quotient GEOS gives too.
+    """
+    rows: list[dict[int, float]] = [{} for _ in a]
+    present = [r for r in b if r is not None]
+    if not present:
+        return rows
+    size_x = sorted(r[2] - r[0] for r in present)[len(present) // 2]
+    size_y = sorted(r[3] - r[1] for r in present)[len(present) // 2]
+    # centres doubled, to stay integers
+    double_x, double_y = 2 * size_x, 2 * size_y
+    buckets: dict[tuple[int, int], list[int]] = {}
+    for j, r in enumerate(b):
+        if r is not None:
+            key = ((r[0] + r[2]) // double_x, (r[1] + r[3]) // double_y)
+            if key in buckets:
+                buckets[key].append(j)
+            else:
+                buckets[key] = [j]
+    everything = [j for j, r in enumerate(b) if r is not None]
+    for i, r in enumerate(a):
+        if r is None:
+            continue
+        ax1, ay1, ax2, ay2 = r
+        cols = range(ax1 // size_x, ax2 // size_x + 1)
+        lines = range(ay1 // size_y, ay2 // size_y + 1)
+        if len(cols) * len(lines) > len(buckets):
+            candidates = everything
+        else:
+            candidates = []
+            for u in cols:
+                for v in lines:
+                    found = buckets.get((u, v))
+                    if found:
+                        candidates += found
+            if len(candidates) > 1:
+                candidates.sort()
+        area = (ax2 - ax1) * (ay2 - ay1)
+        row = rows[i]
+        for j in candidates:
+            bx1, by1, bx2, by2 = b[j]
+            width = (ax2 if ax2 < bx2 else bx2) - (ax1 if ax1 > bx1 else bx1)
+            height = (ay2 if ay2 < by2 else by2) - (ay1 if ay1 > by1 else by1)
+            if width > 0 and height > 0:
+                inter = width * height
+                iou = inter / (area + (bx2 - bx1) * (by2 - by1) - inter)
+                if iou >= at_least:
+                    row[j] = iou
+    return rows
 
 
-def iou_matrix(gt: list[BBox | None], result: list[BBox | None]):
-    """IoU of every pair, as a numpy array ``[len(gt), len(result)]``.
+def iou_matrix(gt: list[BBox | None], result: list[BBox | None], at_least: float) -> Overlaps:
+    """The pairs with an IoU of ``at_least`` or more (any more than 0), as :class:`Overlaps`.
 
     Each IoU is intersection area over union area, 0 where the union has no
     area (both outlines degenerate). When every outline is an axis-parallel
-    rectangle with integer corners (the usual case: pixel boxes) the areas are
-    computed directly, exactly as GEOS would; otherwise GEOS computes them, for
-    the pairs whose envelopes intersect (an STR-tree finds them).
+    rectangle with integer corners (the usual case: pixel boxes) and
+    ``at_least`` is above 0.5, the areas are computed directly, exactly as GEOS
+    would; otherwise GEOS computes them, for the pairs whose envelopes
+    intersect (an STR-tree finds them).
     """
-    import numpy as np
-
-    matrix = np.zeros((len(gt), len(result)))
     if not gt or not result:
-        return matrix
-    rect_a = _integer_rectangles(gt)
-    rect_b = _integer_rectangles(result) if rect_a is not None else None
-    if rect_b is not None:
-        return _rectangle_iou(rect_a, rect_b)
-    return geos_iou_matrix(gt, result)
+        return Overlaps([{} for _ in gt], len(result))
+    if at_least > 0.5:
+        rect_a = _integer_rectangles(gt)
+        rect_b = _integer_rectangles(result) if rect_a is not None else None
+        if rect_b is not None:
+            return Overlaps(_rectangle_overlaps(rect_a, rect_b, at_least), len(result))
+    return geos_iou_matrix(gt, result, at_least)
 
 
-def geos_iou_matrix(gt: list[BBox | None], result: list[BBox | None]):
+def geos_iou_matrix(gt: list[BBox | None], result: list[BBox | None], at_least: float) -> Overlaps:
     """:func:`iou_matrix` with every area computed by GEOS (any polygon)."""
     import numpy as np
     import shapely
 
-    matrix = np.zeros((len(gt), len(result)))
+    rows: list[dict[int, float]] = [{} for _ in gt]
     if not gt or not result:
-        return matrix
+        return Overlaps(rows, len(result))
     a, b = shapes(gt), shapes(result)
     tree = shapely.STRtree(b)
     i, j = tree.query(a, predicate="intersects")
@@ -230,12 +318,14 @@ def geos_iou_matrix(gt: list[BBox | None], result: list[BBox | None]):
         union = shapely.area(shapely.union(a[i], b[j]))
         with np.errstate(divide="ignore", invalid="ignore"):
             values = np.where(union > 0, inter / np.where(union > 0, union, 1), 0.0)
-        matrix[i, j] = values
-    return matrix
+        for gi, rj, value in sorted(zip(i.tolist(), j.tolist(), values.tolist())):
+            if value >= at_least and value > 0:
+                rows[gi][rj] = value
+    return Overlaps(rows, len(result))
 
 
 def polygon_iou(a: BBox | None, b: BBox | None) -> float:
-    return float(iou_matrix([a], [b])[0, 0])
+    return geos_iou_matrix([a], [b], 0.0).get(0, 0)
 
 
 def convert_document(doc, target: Frame, frame_of_page) -> tuple[object, int]:

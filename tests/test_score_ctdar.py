@@ -51,7 +51,14 @@ def test_iou_of_polygons():
     assert polygon_iou(None, box(0, 0, 1, 1)) == 0.0
     # decimal coordinates are fine (the official tool crashes on them)
     assert polygon_iou(box(0.5, 0, 10.5, 10), box(0, 0, 10, 10)) == pytest.approx(9.5 / 10.5)
-    assert iou_matrix([box(0, 0, 1, 1)], [box(5, 5, 6, 6), box(0, 0, 1, 1)]).tolist() == [[0.0, 1.0]]
+    assert iou_matrix([box(0, 0, 1, 1)], [box(5, 5, 6, 6), box(0, 0, 1, 1)], 0.6).tolist() == [[0.0, 1.0]]
+    # pairs below the floor are left out (0.0 in the full matrix)
+    assert iou_matrix([box(0, 0, 10, 10)], [box(5, 0, 15, 10), box(1, 0, 11, 10)], 0.6).rows == [{1: 9 / 11}]
+    assert iou_matrix([box(0, 0, 10, 10)], [box(5, 0, 15, 10), box(1, 0, 11, 10)], 0.3).rows == [{0: 1 / 3, 1: 9 / 11}]
+    # two boxes fit one: both kept, in their order (first-fit takes the first)
+    elsewhere = [box(x, 500, x + 100, 600) for x in range(0, 1000, 100)]
+    pairs = iou_matrix([box(60, 0, 160, 100)], [box(50, 0, 150, 100), box(40, 0, 140, 100), *elsewhere], 0.6)
+    assert list(pairs.rows[0].items()) == [(0, 90 / 110), (1, 80 / 120)]
 
 
 def _outline(x1, y1, x2, y2, shape):
@@ -75,18 +82,82 @@ _outlines = st.lists(
     min_size=1, max_size=6)
 
 
+def _in_order(overlaps):
+    """Each row's pairs in their order: first-fit matching takes the first that fits."""
+    return [list(row.items()) for row in overlaps.rows]
+
+
+_floors = st.sampled_from([0.6, 0.7, 0.8, 0.9]) | st.floats(0.5, 1.0, exclude_min=True)
+
+
 @settings(max_examples=300, deadline=None)
-@given(_outlines, _outlines)
-def test_rectangle_iou_equals_geos_to_the_last_bit(gt, result):
+@given(_outlines, _outlines, _floors)
+def test_rectangle_iou_equals_geos_to_the_last_bit(gt, result, at_least):
     """Integer rectangles take a direct computation; it must give GEOS's floats exactly."""
-    assert iou_matrix(gt, result).tolist() == geos_iou_matrix(gt, result).tolist()
+    assert _in_order(iou_matrix(gt, result, at_least)) == _in_order(geos_iou_matrix(gt, result, at_least))
+
+
+@st.composite
+def _jittered_grids(draw):
+    """Two readings of one page's grid of cells, as a recogniser and its ground
+    truth give them: cells a few pixels apart, some dropped, some merged, some
+    read twice (two boxes matching one cell: their order must be kept)."""
+    rows, cols = draw(st.integers(1, 8)), draw(st.integers(1, 8))
+    width, height = draw(st.integers(5, 80)), draw(st.integers(5, 40))
+    jitter = draw(st.integers(0, 6))
+    left, top = draw(st.integers(0, 500)), draw(st.integers(0, 500))  # the page's margins
+    rng = draw(st.randoms(use_true_random=False))
+
+    def reading():
+        boxes = []
+        for i in range(rows):
+            for j in range(cols):
+                if rng.random() < 0.1:
+                    continue
+                span = 2 if rng.random() < 0.1 else 1
+                for _ in range(2 if rng.random() < 0.15 else 1):
+                    x1 = left + j * width + rng.randint(-jitter, jitter)
+                    y1 = top + i * height + rng.randint(-jitter, jitter)
+                    boxes.append(_outline(x1, y1, x1 + span * width + rng.randint(-jitter, jitter),
+                                          y1 + height + rng.randint(-jitter, jitter),
+                                          rng.choice(["plain", "clockwise", "closed", "swapped"])))
+        rng.shuffle(boxes)
+        return boxes
+    return reading(), reading()
+
+
+@settings(max_examples=200, deadline=None)
+@given(_jittered_grids(), _floors)
+def test_iou_of_jittered_grids_equals_geos(grids, at_least):
+    """Pages of many cells: the bucket search finds every pair GEOS finds."""
+    gt, result = grids
+    assert _in_order(iou_matrix(gt, result, at_least)) == _in_order(geos_iou_matrix(gt, result, at_least))
 
 
 def test_outlines_that_are_not_integer_rectangles_go_to_geos():
     bow_tie = _outline(0, 0, 10, 10, "bow-tie")
-    assert iou_matrix([bow_tie], [box(0, 0, 10, 10)]).tolist() == [[0.25]]
-    assert iou_matrix([box(0.5, 0, 10.5, 10)], [box(0, 0, 10, 10)]).tolist() == \
-        geos_iou_matrix([box(0.5, 0, 10.5, 10)], [box(0, 0, 10, 10)]).tolist()
+    assert iou_matrix([bow_tie], [box(0, 0, 10, 10)], 0.2).tolist() == [[0.25]]
+    assert iou_matrix([bow_tie], [box(0, 0, 10, 10)], 0.6).tolist() == [[0.0]]
+    assert iou_matrix([box(0.5, 0, 10.5, 10)], [box(0, 0, 10, 10)], 0.6).rows == [{0: 9.5 / 10.5}]
+
+
+def test_scoring_pixel_boxes_never_imports_numpy():
+    """numpy's import costs more than scoring a small set of pages."""
+    import subprocess
+    import sys
+
+    page = ('<document filename="p.jpg"><table><Coords points="0,0 100,0 100,40 0,40"/>'
+            '<cell start-row="0" end-row="0" start-col="0" end-col="0"><Coords points="0,0 50,0 50,40 0,40"/></cell>'
+            '<cell start-row="0" end-row="0" start-col="1" end-col="1"><Coords points="50,0 100,0 100,40 50,40"/></cell>'
+            '</table></document>')
+    code = ("import sys, tempfile, pathlib\n"
+            "from convertables.score import ScoreSettings, score_paths\n"
+            "folder = pathlib.Path(tempfile.mkdtemp())\n"
+            f"(folder / 'p.xml').write_text({page!r})\n"
+            "report = score_paths(folder, folder, ScoreSettings(metric='ctdar-b'))\n"
+            "print(report['total']['iou']['0.9']['correct'], 'numpy' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out == "1 False\n"  # the one relation, A left of B, found
 
 
 def test_relations_on_cell_identity():

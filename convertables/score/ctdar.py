@@ -26,14 +26,15 @@ number of tables, not relations, to gt. ``matching="optimal"`` replaces every
 greedy or first-fit step by an optimal one-to-one assignment on IoU.
 
 IoUs are computed once per file for all thresholds, and only for pairs whose
-envelopes intersect (an STR-tree finds them).
+outlines can overlap (pixel rectangles: a grid of buckets; other polygons: an
+STR-tree), kept sparse (:class:`~convertables.geometry.Overlaps`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..geometry import iou_matrix
+from ..geometry import Overlaps, iou_matrix
 from ..model import Cell, Document, Table
 from .structure import MAX_BAND_SLOTS, TableTooLarge
 
@@ -127,53 +128,51 @@ def _relations_of_disjoint_cells(cells, row_index, col_index, n_rows: int, n_col
 
 # -- matching --------------------------------------------------------------------------------
 
-def _first_fit(iou, threshold: float, one_to_one: bool) -> dict[int, int]:
-    """Row i -> the first column j (in order) with iou[i, j] >= threshold."""
-    import numpy as np
-
-    fits = iou >= threshold
-    rows = np.flatnonzero(fits.any(axis=1))
-    if not len(rows):
-        return {}
-    if not one_to_one:
-        return dict(zip(rows.tolist(), fits[rows].argmax(axis=1).tolist()))
-    taken: set[int] = set()
+def _first_fit(iou: Overlaps, threshold: float, one_to_one: bool) -> dict[int, int]:
+    """Row i -> the first column j (in order) with IoU >= threshold."""
     pairs = {}
-    for i in rows.tolist():
-        j = next((j for j in np.flatnonzero(fits[i]).tolist() if j not in taken), None)
-        if j is not None:
-            pairs[i] = j
-            taken.add(j)
+    taken: set[int] = set()
+    for i, row in enumerate(iou.rows):
+        for j, value in row.items():
+            if value >= threshold and j not in taken:
+                pairs[i] = j
+                if one_to_one:
+                    taken.add(j)
+                break
     return pairs
 
 
-def _optimal(iou, threshold: float) -> dict[int, int]:
+def _optimal(iou: Overlaps, threshold: float) -> dict[int, int]:
     """A one-to-one assignment maximising total IoU among pairs with IoU >= threshold."""
     import numpy as np
     from scipy.optimize import linear_sum_assignment
 
-    if iou.size == 0:
+    if not iou.rows or not iou.n_columns:
         return {}
-    weights = np.where(iou >= threshold, iou, 0.0)
+    weights = np.zeros((len(iou.rows), iou.n_columns))
+    for i, row in enumerate(iou.rows):
+        for j, value in row.items():
+            if value >= threshold:
+                weights[i, j] = value
     rows, cols = linear_sum_assignment(weights, maximize=True)
-    return {int(i): int(j) for i, j in zip(rows, cols) if iou[i, j] >= threshold}
+    return {int(i): int(j) for i, j in zip(rows, cols) if iou.get(i, j) >= threshold}
 
 
-def _pair_tables(iou, matching: str, compat: bool) -> dict[int, int]:
+def _pair_tables(iou: Overlaps, matching: str, compat: bool) -> dict[int, int]:
     if matching == "optimal":
         return _optimal(iou, TABLE_PAIRING_IOU)
     if not compat:
         return _first_fit(iou, TABLE_PAIRING_IOU, one_to_one=True)
     # The tool removes a paired table from the list it is iterating over, so
     # the next ground-truth table is never tried.
-    remaining_gt = list(range(iou.shape[0]))
-    remaining_res = list(range(iou.shape[1]))
+    remaining_gt = list(range(len(iou.rows)))
+    remaining_res = list(range(iou.n_columns))
     pairs: dict[int, int] = {}
     position = 0
     while position < len(remaining_gt):
         g = remaining_gt[position]
         for r in remaining_res:
-            if iou[g, r] >= TABLE_PAIRING_IOU:
+            if iou.get(g, r) >= TABLE_PAIRING_IOU:
                 pairs[g] = r
                 remaining_res.remove(r)
                 remaining_gt.remove(g)
@@ -195,7 +194,8 @@ class Counts:
 
 
 def track_a(gt: Document, result: Document, matching: str = "greedy") -> dict[float, Counts]:
-    iou = iou_matrix([_table_outline(t) for t in gt.tables], [_table_outline(t) for t in result.tables])
+    iou = iou_matrix([_table_outline(t) for t in gt.tables], [_table_outline(t) for t in result.tables],
+                     min(THRESHOLDS))
     out = {}
     for t in THRESHOLDS:
         pairs = _optimal(iou, t) if matching == "optimal" else _first_fit(iou, t, one_to_one=True)
@@ -209,17 +209,18 @@ def track_b(gt: Document, result: Document, matching: str = "greedy", compat: bo
     res_cells = [t.cells() for t in result.tables]
     gt_rel = [cell_relations(c) for c in gt_cells]
     res_rel = [cell_relations(c) for c in res_cells]
-    table_iou = iou_matrix([_table_outline(t) for t in gt.tables], [_table_outline(t) for t in result.tables])
+    table_iou = iou_matrix([_table_outline(t) for t in gt.tables], [_table_outline(t) for t in result.tables],
+                           TABLE_PAIRING_IOU)
     pairs = _pair_tables(table_iou, matching, compat)
     out = {t: Counts(gt=sum(map(len, gt_rel)), detected=sum(map(len, res_rel))) for t in THRESHOLDS}
     records = []
     for g, table in enumerate(gt.tables):
         r = pairs.get(g)
         record = {"gt_table": table.id, "result_table": None if r is None else result.tables[r].id,
-                  "table_iou": None if r is None else float(table_iou[g, r]), "gt": len(gt_rel[g]),
+                  "table_iou": None if r is None else table_iou.get(g, r), "gt": len(gt_rel[g]),
                   "detected": 0 if r is None else len(res_rel[r]), "correct": {}}
         if r is not None:
-            cell_iou = iou_matrix([c.bbox for c in gt_cells[g]], [c.bbox for c in res_cells[r]])
+            cell_iou = iou_matrix([c.bbox for c in gt_cells[g]], [c.bbox for c in res_cells[r]], min(THRESHOLDS))
             for t in THRESHOLDS:
                 mapping = _optimal(cell_iou, t) if matching == "optimal" else _first_fit(cell_iou, t, False)
                 mapped = {(mapping[a], mapping[b], d) for a, b, d in gt_rel[g] if a in mapping and b in mapping}
