@@ -51,6 +51,13 @@ def _convertables(*args: str) -> list[str]:
     return [PY, "-m", "convertables", *args]
 
 
+def _jobs(jobs: int) -> str:
+    """``--jobs N``, marked where N is what ``score`` uses on this machine unless told."""
+    from convertables.score import default_jobs
+
+    return f"--jobs {jobs}" + (" (default)" if jobs == default_jobs() else "")
+
+
 def _lxml_floor(folder: Path, pattern: str, repeat: int = 1) -> list[str]:
     """A bare lxml parse of the same bytes: the floor any XML tool stands on."""
     code = (
@@ -111,7 +118,7 @@ def ctdar_synthetic(n: int):
             commands.append(Command("official cTDaR tool (-trackB2)", _official_ctdar(tmp, args)))
             _compare_with_official(tmp, args)
         for jobs in (1, 2):
-            commands.append(Command(f"score --metric ctdar-b --jobs {jobs}", _convertables(
+            commands.append(Command(f"score --metric ctdar-b {_jobs(jobs)}", _convertables(
                 "score", "--gt", str(gt), "--result", str(res), "--metric", "ctdar-b", "--format", "json",
                 "--jobs", str(jobs))))
         return commands
@@ -165,7 +172,7 @@ def pubmed_self(tmp: Path, args) -> list[Command] | str:
         commands.append(Command("eval_pubmed.py (the benchmark's own)", baseline))
         _compare_with_eval_pubmed(gt, baseline)
     for jobs in (1, 2):
-        commands.append(Command(f"score --variant pubmed --jobs {jobs}", _convertables(
+        commands.append(Command(f"score --variant pubmed {_jobs(jobs)}", _convertables(
             "score", "--gt", str(gt), "--result", str(gt), "--variant", "pubmed", "--format", "json",
             "--jobs", str(jobs))))
     return commands
@@ -272,7 +279,7 @@ def main() -> None:
 
     print(f"machine: {platform.machine()}, {platform.system()} {platform.release()}, "
           f"Python {platform.python_version()}, {os.cpu_count()} cores; runs per command: {args.runs}")
-    header = (f"{'case':<12} {'command':<44} {'median s':>9} {'min s':>8} {'max s':>8} {'x baseline':>10} "
+    header = (f"{'case':<12} {'command':<54} {'median s':>9} {'min s':>8} {'max s':>8} {'x baseline':>10} "
               f"{'peak MiB':>9}")
     print(header)
     print("-" * len(header))
@@ -291,7 +298,7 @@ def main() -> None:
                     base = times
                 ratio = "baseline" if command.baseline else (
                     f"{statistics.median(t / b for t, b in zip(times, base)):.2f}" if base else "-")
-                print(f"{case.name:<12} {command.label:<44} {statistics.median(times):>9.3f} {min(times):>8.3f} "
+                print(f"{case.name:<12} {command.label:<54} {statistics.median(times):>9.3f} {min(times):>8.3f} "
                       f"{max(times):>8.3f} {ratio:>10} {peak:>9.0f}", flush=True)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)

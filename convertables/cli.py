@@ -385,7 +385,7 @@ def score(
     result_format: Annotated[Optional[str], typer.Option("--result-format", help="Format of the results (default: from content).")] = None,
     report: ReportOpt = "text",
     per_document: Annotated[Optional[Path], typer.Option("--per-document", help="Also write per-document figures as CSV.")] = None,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes (documents are scored in parallel).")] = 1,
+    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, show_default=False, help="Worker processes scoring documents in parallel [default: the CPUs this process may use, at most 8; 1: none].")] = None,
     force: ForceOpt = False,
 ) -> None:
     """Score results against ground truth.
@@ -403,7 +403,7 @@ def score(
         convertables score --gt gt/ --result results/ --metric region --pdf-dir pdf/ --jobs 2
     """
     from .files import write_atomic
-    from .score import ScoreSettings, score_paths
+    from .score import ScoreSettings, default_jobs, score_paths
     from .score.report import as_json as report_as_json, per_document_csv, render_text
 
     settings = ScoreSettings(metric=metric, variant=variant, normalise=normalise, ignore_page=ignore_page,
@@ -413,6 +413,7 @@ def score(
     if per_document is not None and per_document.exists() and not force:
         typer.echo(f"error: {per_document} exists already; pass --force to replace it", err=True)
         raise typer.Exit(EXIT_USAGE)
+    jobs = default_jobs() if jobs is None else jobs
     bar = _progress(2) if report == "text" else None
     try:
         if bar is None:

@@ -175,6 +175,22 @@ def test_score_command_reports_json_csv_and_exit_codes(tmp_path: Path):
     assert invoke("score", "--gt", gt, "--result", gt, "--metric", "nope").exit_code == 2
 
 
+def test_score_uses_the_usable_cpus_unless_told(monkeypatch):
+    import convertables.score as score
+    from convertables.score import runner as score_runner
+
+    asked = []
+    real = score.score_paths
+    monkeypatch.setattr(score, "score_paths", lambda *args, **kw: asked.append(args[3]) or real(*args, **kw))
+    monkeypatch.setattr(score_runner.os, "sched_getaffinity", lambda pid: set(range(3)), raising=False)
+    gt = ROOT / "samples" / "icdar"
+    assert invoke("score", "--gt", gt, "--result", gt, "--format", "json").exit_code == 0
+    assert invoke("score", "--gt", gt, "--result", gt, "--format", "json", "--jobs", "1").exit_code == 0
+    assert asked == [3, 1]
+    monkeypatch.setattr(score_runner.os, "sched_getaffinity", lambda pid: set(range(64)), raising=False)
+    assert score.default_jobs() == score_runner.MAX_DEFAULT_JOBS == 8
+
+
 def test_the_json_report_holds_the_report_exactly():
     from convertables.score.report import as_json
 

@@ -11,6 +11,6 @@ metric, variant, normalisation and aggregation produced them (SPEC 5.5).
 
 from __future__ import annotations
 
-from .runner import METRICS, ScoreSettings, score_documents, score_paths
+from .runner import METRICS, ScoreSettings, default_jobs, score_documents, score_paths
 
-__all__ = ["METRICS", "ScoreSettings", "score_documents", "score_paths"]
+__all__ = ["METRICS", "ScoreSettings", "default_jobs", "score_documents", "score_paths"]

@@ -375,6 +375,19 @@ def _score_pair_star(args: tuple[DocumentPair, ScoreSettings]) -> dict:
 # pool costs about 0.1 s: a small corpus is done before a pool would pay off.
 SERIAL_WORK_S = 0.15
 
+# The command line's default --jobs: every CPU this process may use, up to this
+# many (each worker holds its own libraries and documents: ~30-40 MiB).
+MAX_DEFAULT_JOBS = 8
+
+
+def default_jobs() -> int:
+    """The number of worker processes ``convertables score`` uses unless told."""
+    try:
+        usable = len(os.sched_getaffinity(0))  # CPUs this process may run on (not all the host's)
+    except AttributeError:  # not on every platform
+        usable = os.cpu_count() or 1
+    return max(1, min(usable, MAX_DEFAULT_JOBS))
+
 
 def score_documents(
     pairs: list[DocumentPair], settings: ScoreSettings, jobs: int = 1
