@@ -22,13 +22,36 @@ import bisect
 import operator
 from collections import Counter
 from itertools import compress, repeat
-from typing import Mapping
+from typing import Callable, Mapping, Sequence
 
 from .diagnostics import Diagnostics, Severity
 from .model import Cell, Document, Region
 
 # Where each model object was found in its source, keyed by id(object).
 SourceLines = Mapping[int, int]
+
+
+class LazySourceLines(dict):
+    """:data:`SourceLines` that readers fill cheaply: besides lines set directly,
+    cells may be registered with their elements (``later``), and their lines are
+    looked up only when a diagnostic first asks for one. Most files raise none,
+    and asking an element for its line costs as much as reading half a cell."""
+
+    def __init__(self):
+        super().__init__()
+        self._pending: list[tuple[Sequence[Cell], Sequence | Callable[[], Sequence]]] = []
+
+    def later(self, cells: Sequence[Cell], elements: Sequence | Callable[[], Sequence]) -> None:
+        """``elements`` (or a function giving them): the cells' elements, in order."""
+        self._pending.append((cells, elements))
+
+    def get(self, key, default=None):
+        if self._pending and key not in self:
+            for cells, elements in self._pending:
+                for cell, el in zip(cells, elements() if callable(elements) else elements):
+                    self[id(cell)] = el.sourceline
+            self._pending = []
+        return super().get(key, default)
 
 
 def validate_document(

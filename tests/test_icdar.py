@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from lxml import etree
 
 from convertables import WriteOptions
@@ -65,6 +67,9 @@ def test_reads_cells_spans_boxes_and_quirks():
         (b"<cell start-row='2' start-col='0' end-row='1'><content>a</content></cell>", "span-inverted", 3),
         (b"<cell start-row='0' start-col='0'><content>a</content></cell>"
          b"<cell start-row='0' start-col='0'><content>b</content></cell>", "slot-overlap", 3),
+        # the second cell's own line, past a dropped one
+        (b"<cell start-row='0' start-col='0' end-row='0' end-col='0'><content>a</content></cell>\n<cell/>\n"
+         b"<cell start-row='0' start-col='0' end-row='0' end-col='0'><content>b</content></cell>", "slot-overlap", 5),
         (b"<cell start-row='-1' start-col='0'><content>a</content></cell>", "grid-negative", 3),
         (b"<cell start-row='0' start-col='0'><content>a</content><foo/></cell>", "unknown-element", 3),
         (b"<cell start-row='0' start-col='0'/>", "missing-content", 3),
@@ -126,3 +131,35 @@ def test_writer_drops_characters_xml_cannot_hold():
     xml = icdar.write(_doc(Cell(0, 0, 0, 0, "a\x00b\x1fc")), diagnostics)
     assert etree.fromstring(xml).findtext(".//content") == "abc"
     assert codes(diagnostics) == ["xml-invalid-char"]
+
+
+_ATTRIBUTE_VALUES = {
+    "start-row": ["0", "1", " 2", "+3", "-1", "x", "1e3", "2000000000"],
+    "start-col": ["0", "1", "4", "-2", "", "99999999999"],
+    "end-row": [None, "0", "1", "3", "y"],
+    "end-col": [None, "0", "2", "5"],
+    "id": [None, "0", "7", "-1", "abc", "3000000000"],
+    "type": [None, "header", "data"],
+    "row-end": [None, "1"],  # a misspelling: warned about, and the cell read otherwise
+}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.permutations(list(_ATTRIBUTE_VALUES)),
+                          st.fixed_dictionaries({k: st.sampled_from(v) for k, v in _ATTRIBUTE_VALUES.items()})),
+                min_size=1, max_size=6))
+def test_cells_read_by_attribute_layout_equal_cells_read_attribute_by_attribute(cells):
+    """The usual cell's attributes are taken in one call, by where they sit;
+    every cell must read as it does attribute by attribute, diagnostics included."""
+    lines = []
+    for order, values in cells:
+        attributes = " ".join(f'{name}="{values[name]}"' for name in order if values[name] is not None)
+        lines.append(f"<cell {attributes}><content>t</content></cell>")
+    data = ("<document filename='d.pdf'><table id='0'><region id='0' page='1'>\n"
+            + "\n".join(lines) + "\n</region></table></document>").encode()
+    quick_doc, quick = read(data)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(icdar, "_cell_layout", lambda keys: None)
+        slow_doc, slow = read(data)
+    assert quick_doc == slow_doc
+    assert [(d.code, d.line, d.message) for d in quick] == [(d.code, d.line, d.message) for d in slow]

@@ -29,6 +29,7 @@ rectangles, clockwise from the top-left corner.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -38,7 +39,7 @@ from lxml import etree
 
 from ..diagnostics import Diagnostics
 from ..geometry import foreign_frame_note, polygon_envelope
-from ..grid import validate_document
+from ..grid import LazySourceLines, validate_document
 from ..model import BBox, Cell, Document, Frame, Page, Region, Table
 from ..options import ReadOptions, WriteOptions
 from ..xmlsafe import local_name, parse_xml
@@ -68,22 +69,10 @@ def _numbers(points: str) -> list[float]:
     return list(map(float, words))  # (raises ValueError where float() does)
 
 
-class _SourceLines(dict):
-    """``id(cell) -> line``. Cells read in bulk get their lines only when a
-    diagnostic asks for one (rarely: finding them costs an element per cell)."""
-
-    def __init__(self):
-        super().__init__()
-        self.pending: list[tuple] = []  # (region element, cells, each cell's position among the elements)
-
-    def get(self, key, default=None):
-        if self.pending and key not in self:
-            for region_el, cells, positions in self.pending:
-                elements = list(region_el.iter("{*}cell"))
-                for cell, position in zip(cells, positions):
-                    self[id(cell)] = elements[position].sourceline
-            self.pending = []
-        return super().get(key, default)
+def _cell_elements(region_el, positions: list[int]) -> list:
+    """The elements of a region's cells that were kept, by their positions."""
+    elements = list(region_el.iter("{*}cell"))
+    return [elements[p] for p in positions]
 
 
 def _children(el, name: str):
@@ -103,7 +92,7 @@ class _Reader:
         self.diagnostics = diagnostics
         self.keep_filler = bool(options.extra.get("keep_filler_cells", False))
         self.fillers = 0
-        self.lines = _SourceLines()
+        self.lines = LazySourceLines()
 
     def points(self, coords) -> tuple[tuple[float, float], ...] | None:
         raw = coords.get("points")
@@ -242,7 +231,7 @@ class _Reader:
         headers = [kind == "header" for kind in types]
         if 1 < pairs[0] and pairs.count(pairs[0]) == len(pairs):
             cells, positions = self._same_shaped(indices, pairs[0], numbers, ids, headers)
-            self.lines.pending.append((el, cells, positions))
+            self.lines.later(cells, functools.partial(_cell_elements, el, positions))
             return cells
         cells, positions = [], []
         end = 0
@@ -261,7 +250,7 @@ class _Reader:
             cells.append(Cell(start_row, start_col, end_row, end_col, None, cell_id,
                               BBox(x1, y1, x2, y2, image, tuple(zip(xs, ys))), header))
             positions.append(position)
-        self.lines.pending.append((el, cells, positions))
+        self.lines.later(cells, functools.partial(_cell_elements, el, positions))
         return cells
 
     def _same_shaped(self, indices, corners: int, numbers, ids, headers) -> tuple[list[Cell], list[int]]:

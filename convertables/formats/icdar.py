@@ -35,13 +35,14 @@ boxes are not in PDF points.
 from __future__ import annotations
 
 import math
+import operator
 import re
 
 from lxml import etree
 
 from ..diagnostics import Diagnostics
 from ..geometry import envelope, foreign_frame_note, ordered
-from ..grid import validate_document
+from ..grid import LazySourceLines, validate_document
 from ..model import BBox, Cell, Document, Frame, Instruction, Region, Table
 from ..options import ReadOptions, WriteOptions
 from ..xmlsafe import local_name, parse_xml
@@ -61,13 +62,35 @@ _MISSPELLINGS = {
 _XSI = "{http://www.w3.org/2001/XMLSchema-instance}"
 _INT_LIMIT = 10**9  # no real grid, page or id comes near; larger values are errors
 
+_GRID_ATTRIBUTES = ("start-row", "start-col", "end-row", "end-col")
+
+
+def _cell_layout(keys: list[str]):
+    """Where a cell's attributes sit in ``el.values()``, for the usual cell (its
+    four grid attributes, perhaps ``id`` and ``type``, nothing else): an
+    ``itemgetter`` of the four grid values and the positions of id and type
+    (or None). None for any other cell, which is read attribute by attribute.
+
+    Cells of one file nearly always list their attributes alike, so this is
+    worked out once a file and each cell's values are taken in one call:
+    asking for attributes one by one costs twice as much.
+    """
+    if len(set(keys)) != len(keys) or not _CELL_ATTRIBUTES.issuperset(keys) \
+            or not set(_GRID_ATTRIBUTES).issubset(keys):
+        return None
+    position = {name: i for i, name in enumerate(keys)}
+    return (operator.itemgetter(*(position[name] for name in _GRID_ATTRIBUTES)),
+            position.get("id"), position.get("type"))
+
 
 class _Reader:
     def __init__(self, diagnostics: Diagnostics, options: ReadOptions):
         self.diagnostics = diagnostics
         self.keep_instructions = options.keep_instructions
-        self.lines: dict[int, int] = {}
+        self.lines = LazySourceLines()
         self._said: set[str] = set()
+        self._cell_keys: list[str] | None = None
+        self._cell_layout = None
 
     # -- small parsers that report instead of raising ---------------------------------
 
@@ -101,7 +124,7 @@ class _Reader:
 
     def _box(self, el) -> BBox | None:
         get = el.get
-        try:  # the common case, fast; anything unusual takes the careful path
+        try:  # ends left out, or unknown attributes; anything unusual takes the careful path
             x1, y1, x2, y2 = float(get("x1")), float(get("y1")), float(get("x2")), float(get("y2"))
         except (TypeError, ValueError):
             return self._box_carefully(el)
@@ -227,6 +250,7 @@ class _Reader:
             col_increment=self._int(el, "col-increment", default=0, signed=True) or 0,
         )
         self.lines[id(region)] = el.sourceline
+        elements = []  # of the cells kept, for their lines (looked up if a diagnostic asks)
         for child in el:
             name = child.tag
             if name == "instruction":
@@ -238,17 +262,40 @@ class _Reader:
                 cell = self.cell(child)
                 if cell is not None:
                     region.cells.append(cell)
+                    elements.append(child)
             elif name == "bounding-box":
                 region.bbox = self._box(child)
             else:
                 self._unknown_element(child, "region")
+        self.lines.later(region.cells, elements)
         return region
 
     def cell(self, el) -> Cell | None:
+        keys = el.keys()
+        if keys != self._cell_keys:
+            self._cell_keys, self._cell_layout = keys, _cell_layout(keys)
+        layout = self._cell_layout
+        if layout is None:
+            return self._cell_attribute_by_attribute(el)
+        grid_values, id_at, type_at = layout
+        values = el.values()
+        try:
+            start_row, start_col, end_row, end_col = grid = tuple(map(int, grid_values(values)))
+            cell_id = None if id_at is None else int(values[id_at])
+        except ValueError:
+            return self._cell_attribute_by_attribute(el)
+        if min(grid) < -_INT_LIMIT or max(grid) > _INT_LIMIT or (
+                cell_id is not None and not 0 <= cell_id <= _INT_LIMIT):
+            return self._cell_attribute_by_attribute(el)
+        cell = Cell(start_row, start_col, end_row, end_col, None, cell_id, None,
+                    type_at is not None and values[type_at] == "header")
+        return self._cell_children(el, cell)
+
+    def _cell_attribute_by_attribute(self, el) -> Cell | None:
         get = el.get
         if not _CELL_ATTRIBUTES.issuperset(el.keys()):
             self._unknown_attributes(el, _CELL_ATTRIBUTES)
-        try:  # the common case, fast; anything unusual takes the careful path
+        try:  # ends left out, or unknown attributes; anything unusual takes the careful path
             start_row, start_col = int(get("start-row")), int(get("start-col"))
             end_row, end_col = get("end-row"), get("end-col")
             end_row = start_row if end_row is None else int(end_row)
@@ -283,7 +330,9 @@ class _Reader:
             id=cell_id,
             header=get("type") == "header",
         )
-        self.lines[id(cell)] = el.sourceline
+        return self._cell_children(el, cell)
+
+    def _cell_children(self, el, cell: Cell) -> Cell:
         if len(el) == 1:  # the common case: <content> alone
             child = el[0]
             if child.tag == "content":
