@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from convertables.model import Cell, Document, Region, Table
 from convertables.score import ScoreSettings, score_paths
@@ -87,6 +89,18 @@ def test_normalisations():
     assert ignorechars2("a-b é\n") == "AB"
     assert pubmed("Café  au\tlait\u00b5") == "Cafeaulait\u03bc".encode("ascii", "ignore").decode()
     assert rels(grid("a-b c"), ignorechars) == [("A_B", "C", "H", 0)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(st.characters(codec="utf-8") | st.sampled_from("e\u0301\u00e9\u00b5\u212b\ufb01 \t\r\n\u0308"),
+               max_size=20))
+def test_the_pubmed_rule_as_the_benchmark_words_it(text):
+    """NFKD, combining marks dropped, NFKC, ASCII only, spaces, tabs and line breaks deleted."""
+    import unicodedata
+
+    folded = "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.category(ch).startswith("M"))
+    expected = unicodedata.normalize("NFKC", folded).encode("ascii", "ignore").decode("ascii")
+    assert pubmed(text) == re.sub("[ \t\r\n]", "", expected)
 
 
 def test_counts_are_multisets_and_page_decides_pairing():

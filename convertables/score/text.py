@@ -39,10 +39,22 @@ def ignorechars2(text: str) -> str:
     return _NON_WORD.sub("", _ASCII_WHITESPACE.sub("", text)).upper()
 
 
+class _WithoutMarks(dict):
+    """A ``str.translate`` table deleting combining marks (Unicode category M*),
+    filled as characters are met: translating in C beats a loop over characters."""
+
+    def __missing__(self, code: int) -> int | None:
+        kept = self[code] = None if unicodedata.category(chr(code)).startswith("M") else code
+        return kept
+
+
+_WITHOUT_MARKS = _WithoutMarks()
+
+
 @_cached
 def pubmed(text: str) -> str:
     if not text.isascii():
-        folded = "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.category(ch).startswith("M"))
+        folded = unicodedata.normalize("NFKD", text).translate(_WITHOUT_MARKS)
         text = unicodedata.normalize("NFKC", folded).encode("ascii", "ignore").decode("ascii")
     return _PUBMED_SPACE.sub("", text)
 
