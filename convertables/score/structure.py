@@ -251,7 +251,8 @@ def score_icdar2013(
 def score_pubmed(gt: Document, result: Document) -> StructureResult:
     gt_tables = [pubmed_relations(t) for t in gt.tables]
     res_tables = [pubmed_relations(t) for t in result.tables]
-    pairs = _max_weight_pairs(gt_tables, res_tables)
+    correct = [[correct_relations(g, r) for r in res_tables] for g in gt_tables]  # each pair's, once
+    pairs = _max_weight_pairs(gt_tables, res_tables, correct)
     out = StructureResult()
     taken = set()
     for i, g in enumerate(gt_tables):
@@ -261,7 +262,7 @@ def score_pubmed(gt: Document, result: Document) -> StructureResult:
         else:
             taken.add(j)
             r = res_tables[j]
-            out.tables.append(TableRecord(g.table_id, r.table_id, g.page, len(g), correct_relations(g, r), len(r)))
+            out.tables.append(TableRecord(g.table_id, r.table_id, g.page, len(g), correct[i][j], len(r)))
     for j, r in enumerate(res_tables):
         if j not in taken:
             out.tables.append(TableRecord(None, r.table_id, r.page, 0, 0, len(r)))
@@ -269,11 +270,14 @@ def score_pubmed(gt: Document, result: Document) -> StructureResult:
     return out
 
 
-def _max_weight_pairs(gt_tables: list[TableRelations], res_tables: list[TableRelations]) -> dict[int, int]:
-    """Ground-truth index -> result index, maximising the sum of pair F1 (pairs with F1 > 0)."""
+def _max_weight_pairs(gt_tables: list[TableRelations], res_tables: list[TableRelations],
+                      correct: list[list[int]]) -> dict[int, int]:
+    """Ground-truth index -> result index, maximising the sum of pair F1 (pairs with
+    F1 > 0); ``correct[i][j]``: the correct relations of each pair."""
     if not gt_tables or not res_tables:
         return {}
-    weights = [[scores(len(g), correct_relations(g, r), len(r))["f1"] for r in res_tables] for g in gt_tables]
+    weights = [[scores(len(g), correct[i][j], len(r))["f1"] for j, r in enumerate(res_tables)]
+               for i, g in enumerate(gt_tables)]
     if not any(w > 0 for row in weights for w in row):
         return {}
     if len(gt_tables) == 1 or len(res_tables) == 1:  # the common case needs no solver
