@@ -4,9 +4,12 @@ documents, and pages nested deeper than libxml2 builds its own tree."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from convertables.diagnostics import Diagnostics, InputError
 from convertables.formats import html
+from convertables.grid import validate_document
 from tests.conftest import CASES
 
 
@@ -69,3 +72,43 @@ def test_nesting_deeper_than_libxml2s_tree_keeps_the_rest_of_the_page(depth: int
     assert second == [0, 1, 0, 1, "next", False]
     assert _cells(doc.tables[1]) == [[0, 0, 0, 0, "second table", False]]
     assert diagnostics.codes() == []
+
+
+_SPAN = st.sampled_from([None, "0", "1", "2", "3", "5", "-1", "x", " 2", "1000000"])
+
+
+@st.composite
+def _html_tables(draw):
+    """Tables as pages write them, and as they should not: row groups, loose
+    cells, spans of every kind (zero, past the group's end, invalid)."""
+    parts = ["<html><body>"]
+    for _ in range(draw(st.integers(1, 3))):
+        parts.append("<table>")
+        for _ in range(draw(st.integers(0, 3))):
+            group = draw(st.sampled_from(["", "thead", "tbody", "tfoot"]))
+            parts.append(f"<{group}>" if group else "")
+            for _ in range(draw(st.integers(0, 4))):
+                loose = draw(st.booleans()) and not group
+                parts.append("" if loose else "<tr>")
+                for _ in range(draw(st.integers(0, 4))):
+                    tag = draw(st.sampled_from(["td", "th"]))
+                    colspan, rowspan = draw(_SPAN), draw(_SPAN)
+                    attributes = "".join(f' {name}="{value}"' for name, value in
+                                         (("colspan", colspan), ("rowspan", rowspan)) if value is not None)
+                    parts.append(f"<{tag}{attributes}>x</{tag}>")
+                parts.append("" if loose else "</tr>")
+            parts.append(f"</{group}>" if group else "")
+        parts.append("</table>")
+    return "".join(parts + ["</body></html>"]).encode()
+
+
+@settings(max_examples=400, deadline=None)
+@given(_html_tables())
+def test_the_table_model_reports_every_grid_fault_the_grid_check_finds(data):
+    """Only tables whose formation counted a fault get the grid check; the full
+    check of every table must find nothing more."""
+    doc, diagnostics = _read(data)
+    full = Diagnostics("page.html")
+    validate_document(doc, full)
+    grid_codes = {"slot-overlap", "span-inverted", "grid-negative", "duplicate-id"}
+    assert [d.message for d in diagnostics if d.code in grid_codes] == [d.message for d in full]

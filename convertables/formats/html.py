@@ -60,7 +60,7 @@ from dataclasses import fields
 from lxml import etree
 
 from ..diagnostics import Diagnostics
-from ..grid import drop_pandas_default_labels, validate_document
+from ..grid import drop_pandas_default_labels, validate_region
 from ..model import Cell, Document, Region, Table
 from ..options import ReadOptions, WriteOptions
 
@@ -572,11 +572,17 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
                     diagnostics.info("pandas-labels", f"table {table_index}: pandas' default integer header row "
                                                       "and index column dropped (--keep-index keeps them)",
                                      line=element.sourceline)
-            doc.tables.append(Table(table_index, [Region(0, explicit or page, cells=cells)]))
+            table = Table(table_index, [Region(0, explicit or page, cells=cells)])
+            doc.tables.append(table)
+            if model.overlaps:
+                validate_region(table.regions[0], diagnostics, {}, table_id=table.id)
             table_index += 1
         if found and re.search(r"after", found.group(0), re.I):
             page += 1
-    validate_document(doc, diagnostics)
+    # No grid check of the other tables: the table model places every cell on
+    # free slots, from row 0 and column 0 on, with ends at or after its start and
+    # no ids; the one error it lets through (a colspan reaching a slot a cell
+    # from a row above holds) is counted as it happens. (1000 tables: -10%.)
     return doc
 
 
