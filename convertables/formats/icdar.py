@@ -75,8 +75,7 @@ def _cell_layout(keys: list[str]):
     worked out once a file and each cell's values are taken in one call:
     asking for attributes one by one costs twice as much.
     """
-    if len(set(keys)) != len(keys) or not _CELL_ATTRIBUTES.issuperset(keys) \
-            or not set(_GRID_ATTRIBUTES).issubset(keys):
+    if not _CELL_ATTRIBUTES.issuperset(keys) or not set(_GRID_ATTRIBUTES).issubset(keys):
         return None
     position = {name: i for i, name in enumerate(keys)}
     return (operator.itemgetter(*(position[name] for name in _GRID_ATTRIBUTES)),
@@ -124,7 +123,7 @@ class _Reader:
 
     def _box(self, el) -> BBox | None:
         get = el.get
-        try:  # ends left out, or unknown attributes; anything unusual takes the careful path
+        try:  # the common case, fast; anything unusual takes the careful path
             x1, y1, x2, y2 = float(get("x1")), float(get("y1")), float(get("x2")), float(get("y2"))
         except (TypeError, ValueError):
             return self._box_carefully(el)
