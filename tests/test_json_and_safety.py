@@ -212,3 +212,33 @@ def test_a_cell_is_written_as_the_encoder_writes_its_dict(doc):
         for region in table.regions:
             for cell in region.cells:
                 assert canonical_json._cell_json(cell) == canonical_json._compact(canonical_json._cell(cell))
+
+
+@pytest.mark.parametrize("index", [0, 1, 4095, 4096, 65535, 10**12, -1, -4096])
+def test_a_cell_with_any_index_is_written_as_the_encoder_writes_it(index):
+    """Small indices' text is looked up, others formatted: both as json writes them."""
+    for cell in (Cell(index, 0, index, 1, "x", index), Cell(0, index, 2, index, None, None, None, True)):
+        assert canonical_json._cell_json(cell) == canonical_json._compact(canonical_json._cell(cell))
+
+
+def test_integers_written_with_a_fraction_read_as_ints():
+    """JSON Schema counts 1.0 as an integer: such a file is valid, and the model
+    holds ints (written back as 1, never 1.0)."""
+    data = json.loads(canonical_json.write(_rich_doc(), Diagnostics()))
+    data["pages"][0]["number"] = 1.0
+    region = data["tables"][0]["regions"][0]
+    data["tables"][0]["id"] = 0.0
+    region.update(id=0.0, page=1.0, row_increment=2.0, col_increment=0.0,
+                  instructions=[{"instr_id": 3.0, "subinstr_id": None}])
+    region["cells"][0].update(id=7.0, start_row=0.0, end_col=1.0, instructions=[{"instr_id": 5.0, "subinstr_id": 6.0}])
+    assert not plainly_valid(data) and first_json_error(data) is None
+    doc = canonical_json.read(json.dumps(data).encode(), Diagnostics("f.json"))
+    region = doc.tables[0].regions[0]
+    cell = region.cells[0]
+    values = [doc.pages[0].number, doc.tables[0].id, region.id, region.page, region.row_increment,
+              region.col_increment, region.instructions[0].instr_id, cell.id, cell.start_row, cell.end_col,
+              cell.instructions[0].instr_id, cell.instructions[0].subinstr_id]
+    assert values == [1, 0, 0, 1, 2, 0, 3, 7, 0, 1, 5, 6]
+    assert all(type(v) is int for v in values)
+    written = canonical_json.write(doc, Diagnostics()).decode()
+    assert written.count(".0") == 1 and '"dpi": 150.0' in written  # the one float of the document
