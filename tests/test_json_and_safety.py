@@ -211,14 +211,16 @@ def test_a_cell_is_written_as_the_encoder_writes_its_dict(doc):
     for table in doc.tables:
         for region in table.regions:
             for cell in region.cells:
-                assert canonical_json._cell_json(cell) == canonical_json._compact(canonical_json._cell(cell))
+                assert canonical_json._cell_json(cell, canonical_json._Decimals()) == canonical_json._compact(canonical_json._cell(cell))
 
 
 @pytest.mark.parametrize("index", [0, 1, 4095, 4096, 65535, 10**12, -1, -4096])
 def test_a_cell_with_any_index_is_written_as_the_encoder_writes_it(index):
-    """Small indices' text is looked up, others formatted: both as json writes them."""
-    for cell in (Cell(index, 0, index, 1, "x", index), Cell(0, index, 2, index, None, None, None, True)):
-        assert canonical_json._cell_json(cell) == canonical_json._compact(canonical_json._cell(cell))
+    """Indices' text is made once and looked up after: as json writes them."""
+    decimal = canonical_json._Decimals()
+    for cell in (Cell(index, 0, index, 1, "x", index), Cell(0, index, 2, index, None, None, None, True),
+                 Cell(index, index, index, index, "y", None)):
+        assert canonical_json._cell_json(cell, decimal) == canonical_json._compact(canonical_json._cell(cell))
 
 
 def test_integers_written_with_a_fraction_read_as_ints():

@@ -119,6 +119,43 @@ def test_other_writers_forms_read_alike(edit, expected):
     assert {(e[0], e[1]): e[4] for e in quick[0].entries}[16, 1] == expected
 
 
+def _reordered_rows(xml: str, order) -> str:
+    """The sheet's rows put in another order (``order`` sorts a list of them)."""
+    head, _, rest = xml.partition("<sheetData>")
+    data, _, tail = rest.partition("</sheetData>")
+    rows = re.findall(r"<row\b.*?</row>", data)
+    return f"{head}<sheetData>{''.join(order(rows))}</sheetData>{tail}"
+
+
+def _reversed_cells(row_number: int):
+    def edit(xml: str) -> str:
+        def turn(match: re.Match) -> str:
+            cells = re.findall(r"<c\b.*?</c>", match.group(2))
+            return match.group(1) + "".join(reversed(cells)) + "</row>"
+        return re.sub(rf'(<row r="{row_number}"[^>]*>)(.*?)</row>', turn, xml)
+    return edit
+
+
+@pytest.mark.parametrize("edit", [
+    lambda x: _reordered_rows(x, lambda rows: rows[::-1]),  # rows written last to first
+    lambda x: _reordered_rows(x, lambda rows: rows[1:] + rows[:1]),
+    _reversed_cells(4),  # a row's cells right to left (row 4 heads a merged range)
+    # the same reference twice: the later cell is the one shown, even when it is empty
+    lambda x: x.replace('<c r="A16"', '<c r="A16" t="inlineStr"><is><t>first</t></is></c><c r="A16"', 1),
+    lambda x: x.replace('</row><row r="17"', '<c r="A16"/></row><row r="17"', 1),
+])
+def test_cells_out_of_order_read_alike(edit):
+    """Every writer seen writes rows and cells in order; in any other order the
+    cells are sorted and the last at a position kept, as openpyxl does."""
+    original = _assorted_workbook()
+    sheet_xml = zipfile.ZipFile(io.BytesIO(original)).read("xl/worksheets/sheet1.xml").decode("utf-8")
+    assert edit(sheet_xml) != sheet_xml
+    quick, full = _both(_with_sheet_xml(original, edit))
+    assert quick is not None
+    assert quick == full
+    assert [(e[0], e[1]) for e in quick[0].entries] == sorted((e[0], e[1]) for e in quick[0].entries)
+
+
 @pytest.mark.parametrize("edit", [
     lambda x: x.replace('<c r="A16"', '<c', 1),  # no reference: openpyxl counts along the row
     lambda x: x.replace("</sheetData>", '<row r="40"><c r="A40" s=""><v>1</v></c></row></sheetData>', 1),

@@ -263,26 +263,28 @@ def _compact(value) -> str:
 
 
 class _Decimals(dict):
-    """``str(n)`` for any int, those below 4096 made once: a cell's indices are
-    small, and looking their text up costs a third of formatting them."""
+    """``str(n)`` of the ints met while writing a document (and ``None`` as
+    ``null``), each made once: a document's indices repeat (a row's in each of
+    its cells), and looking their text up costs a third of formatting them."""
 
     __slots__ = ()
 
+    def __init__(self):
+        super().__init__({None: "null"})
+
     def __missing__(self, n: int) -> str:
-        return str(n)
+        text = str(n)
+        if n.__class__ is int:  # (True == 1: a bool's text must not stand for 1's)
+            self[n] = text
+        return text
 
 
-_DECIMAL = _Decimals((n, str(n)) for n in range(4096))
-_DECIMAL[None] = "null"
-
-
-def _cell_json(cell: Cell) -> str:
+def _cell_json(cell: Cell, decimal: _Decimals) -> str:
     """``_compact(_cell(cell))``, formatted directly: no dict and no encoder
     call per cell, a sixth of the time (a large workbook has 100,000s of cells).
     The indices are ints (what the readers make), whose text json writes as
     ``str`` does."""
     content = "null" if cell.content is None else _encode_text(cell.content)
-    decimal = _DECIMAL
     text = (f'{{"id": {decimal[cell.id]}, "start_row": {decimal[cell.start_row]}, '
             f'"start_col": {decimal[cell.start_col]}, "end_row": {decimal[cell.end_row]}, '
             f'"end_col": {decimal[cell.end_col]}, "content": {content}, "header": {"true" if cell.header else "false"}')
@@ -297,6 +299,7 @@ def _layout(doc: Document) -> str:
     """One cell per line: readable and diffable, yet fast (an indented dump
     goes through json's pure-Python encoder, 10x slower)."""
     data = to_data(doc, with_cells=False)
+    decimal = _Decimals()
     out = ["{"]
     for key, value in data.items():
         if key != "tables":
@@ -311,7 +314,7 @@ def _layout(doc: Document) -> str:
                 out.append(f'   {head}, "cells": []}}' + ("," if r < last else ""))
                 continue
             out.append(f'   {head}, "cells": [')
-            out.append("    " + ",\n    ".join([_cell_json(cell) for cell in region.cells]))
+            out.append("    " + ",\n    ".join([_cell_json(cell, decimal) for cell in region.cells]))
             out.append("   ]}" + ("," if r < last else ""))
         out.append("  ]}" + ("," if t < len(doc.tables) - 1 else ""))
     out.append(" ]")

@@ -39,6 +39,7 @@ import zipfile
 import zlib
 from bisect import bisect_left, bisect_right
 from decimal import ROUND_HALF_UP, Decimal
+from operator import itemgetter
 from typing import NamedTuple
 
 from ..diagnostics import Diagnostics
@@ -299,26 +300,36 @@ def _covered_cells(positions, merged: dict[tuple[int, int], tuple[int, int]]) ->
     return covered
 
 
-def _entries(cells: dict, merged: dict[tuple[int, int], tuple[int, int]], style_of) -> tuple[list, bool]:
-    """The shown cells of a sheet, from ``cells``: ``(row, column) -> (value,
-    data type, style)`` as openpyxl reads them (cached values), with
-    ``style_of(style) -> (number format, bold)``. Also whether some number
-    format was not understood."""
-    covered = _covered_cells(cells.keys(), merged)
+_NO_STYLE = (None, False)  # (an empty cell's style is never looked at)
+
+
+def _entries(cells: list, merged: dict[tuple[int, int], tuple[int, int]]) -> tuple[list, bool]:
+    """The shown cells of a sheet, from ``cells``: ``(row, column, value, data
+    type, (number format, bold))`` as openpyxl reads them (cached values), one
+    per position, in row-major order. Also whether some number format was not
+    understood."""
+    covered = _covered_cells([(c[0], c[1]) for c in cells if c[2] is not None], merged) if merged else None
     entries = []
     unknown_format = False
-    for (r, c), (value, data_type, style) in sorted(cells.items()):
-        if value is None or (r, c) in covered or (value.__class__ is str and value == "" and (r, c) not in merged):
+    for r, c, value, data_type, (number_format, bold) in cells:
+        if value is None:
             continue
-        number_format, bold = style_of(style)
-        if value.__class__ is str and data_type != "f":
-            text = value  # what display_text gives a text, whatever its format
-        elif isinstance(value, str) and value.startswith("=") and data_type == "f":
-            text = None  # a formula without a cached value
-        else:
-            text, understood = display_text(value, number_format)
-            unknown_format |= not understood
-        end_r, end_c = merged.get((r, c), (r, c))
+        end_r, end_c = r, c
+        if merged:
+            if (r, c) in covered:
+                continue
+            end_r, end_c = merged.get((r, c), (r, c))
+        if value.__class__ is str:
+            if value == "" and (r, c) not in merged:
+                continue  # (an empty text shows nothing, unless it heads a merged range)
+            if data_type != "f":
+                entries.append((r, c, end_r, end_c, value, bold))  # what display_text gives a text, whatever its format
+                continue
+            if value.startswith("="):
+                entries.append((r, c, end_r, end_c, None, bold))  # a formula without a cached value
+                continue
+        text, understood = display_text(value, number_format)
+        unknown_format |= not understood
         entries.append((r, c, end_r, end_c, text, bold))
     return entries, unknown_format
 
@@ -340,8 +351,8 @@ def _tables(entries: list, split: bool) -> list[list[Cell]]:
             groups.append([e for e in entries if lo <= e[0] <= hi])
     tables = []
     for group in groups:
-        top = min(e[0] for e in group)
-        left = min(e[1] for e in group)
+        top = group[0][0]  # (entries are in row-major order)
+        left = min(map(itemgetter(1), group))
         tables.append([  # positional: start_row, start_col, end_row, end_col, content, id, bbox, header
             Cell(r - top, c - left, er - top, ec - left, text, None, None, bold)
             for r, c, er, ec, text, bold in group
@@ -361,9 +372,10 @@ def _read_sheets_with_openpyxl(data: bytes, diagnostics: Diagnostics) -> list[_S
     sheets = []
     for sheet in workbook.worksheets:
         merged = {(rng.min_row, rng.min_col): (rng.max_row, rng.max_col) for rng in sheet.merged_cells.ranges}
-        cells = {position: (cell.value, cell.data_type, cell) for position, cell in sheet._cells.items()}
-        entries, unknown_format = _entries(
-            cells, merged, lambda cell: (cell.number_format, bool(cell.font and cell.font.b)))
+        cells = [(r, c, cell.value, cell.data_type,
+                  (cell.number_format, bool(cell.font and cell.font.b)) if cell.value is not None else _NO_STYLE)
+                 for (r, c), cell in sorted(sheet._cells.items())]
+        entries, unknown_format = _entries(cells, merged)
         sheets.append(_Sheet(
             sheet.title, entries, unknown_format,
             sum(1 for d in sheet.row_dimensions.values() if d.hidden),
@@ -532,9 +544,6 @@ class _QuickSheet:
         self.styles = book.styles
         self.columns: dict[str, int] = {}
 
-    def style_of(self, style_id: int) -> tuple[str, bool]:
-        return self.styles[style_id]
-
     def position(self, ref: str | None) -> tuple[int, int]:
         if ref is None:
             raise _Unusual("a cell without a reference")  # openpyxl counts columns along the row
@@ -592,10 +601,17 @@ class _QuickSheet:
         root = parse_xml(xml, Diagnostics())
         if root.tag != _MAIN + "worksheet":
             raise _Unusual("not a worksheet in the main namespace")
-        cells: dict[tuple[int, int], tuple] = {}
+        # (row, column, value, data type, (number format, bold)), in the order of the
+        # XML: row-major in every workbook seen; otherwise sorted, the last cell at a
+        # position kept (as openpyxl's dict of cells does)
+        cells: list[tuple] = []
+        append = cells.append
+        in_order = True
+        previous_row = previous_column = 0
         hidden_rows: dict[int, bool] = {}
         row_number = 0
-        value, position, columns, style_count = self.value, self.position, self.columns, len(self.styles)
+        value, position, columns, styles = self.value, self.position, self.columns, self.styles
+        style_count = len(styles)
         for row in root.iter(_ROW):
             raw_row = row.get("r")
             if raw_row is None:
@@ -623,12 +639,20 @@ class _QuickSheet:
                 letters = ref.rstrip(_DIGITS) if ref is not None else ""
                 column = columns.get(letters)
                 digits = ref[len(letters):] if column is not None else ""
-                where = (int(digits), column) if 0 < len(digits) <= 7 and digits[0] != "0" else position(ref)
-                kind = get("t", "n")
-                if kind == "inlineStr" and len(el) == 1 and el[0].tag == _IS:  # what openpyxl writes
-                    cells[where] = (_rich_text(el[0]), "s", style_id)
+                if 0 < len(digits) <= 7 and digits[0] != "0":
+                    r = int(digits)
                 else:
-                    cells[where] = (*value(el, kind, style_id), style_id)
+                    r, column = position(ref)
+                if r < previous_row or (r == previous_row and column <= previous_column):
+                    in_order = False
+                previous_row, previous_column = r, column
+                kind = get("t", "n")
+                if kind == "inlineStr" and len(el) == 1 and (inline := el[0]).tag == _IS:  # what openpyxl writes
+                    append((r, column, _rich_text(inline), "s", styles[style_id]))
+                else:
+                    append((r, column, *value(el, kind, style_id), styles[style_id]))
+        if not in_order:
+            cells = sorted({(c[0], c[1]): c for c in cells}.values())
         hidden_cols: dict[int, bool] = {}  # by first column, as openpyxl keys them (by its letter)
         for col in root.iter(_MAIN + "col"):
             first = int(col.attrib["min"])
@@ -648,7 +672,7 @@ class _QuickSheet:
                 if (r0, c0) in merged:
                     raise _Unusual("two merged ranges start at one cell")
                 merged[r0, c0] = (r1, c1)
-        entries, unknown_format = _entries(cells, merged, self.style_of)
+        entries, unknown_format = _entries(cells, merged)
         return _Sheet(self.title, entries, unknown_format, sum(hidden_rows.values()), sum(hidden_cols.values()))
 
 
