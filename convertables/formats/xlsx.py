@@ -323,7 +323,8 @@ def _entries(cells: list, merged: dict[tuple[int, int], tuple[int, int]]) -> tup
             if value == "" and (r, c) not in merged:
                 continue  # (an empty text shows nothing, unless it heads a merged range)
             if data_type != "f":
-                entries.append((r, c, end_r, end_c, value, bold))  # what display_text gives a text, whatever its format
+                # what display_text gives a text, whatever its format
+                entries.append((r, c, end_r, end_c, value, bold))
                 continue
             if value.startswith("="):
                 entries.append((r, c, end_r, end_c, None, bold))  # a formula without a cached value
