@@ -112,3 +112,12 @@ def test_the_table_model_reports_every_grid_fault_the_grid_check_finds(data):
     validate_document(doc, full)
     grid_codes = {"slot-overlap", "span-inverted", "grid-negative", "duplicate-id"}
     assert [d.message for d in diagnostics if d.code in grid_codes] == [d.message for d in full]
+
+
+@pytest.mark.parametrize("attribute", ["STYLE", "Style", "sTyLe"])
+def test_a_page_break_in_an_attribute_named_in_capitals_still_counts(attribute: str):
+    # libxml2 lower-cases attribute names; the quick look for "style" in the page must see these too
+    page = (f'<table><tr><td>a</td></tr></table><div {attribute}="PAGE-BREAK-BEFORE: ALWAYS"></div>'
+            '<table><tr><td>b</td></tr></table>')
+    doc, _ = _read(page.encode())
+    assert [t.page for t in doc.tables] == [1, 2]
