@@ -14,10 +14,13 @@ Exit codes (also in README):
 import json
 import sys
 from collections import Counter
+from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
+from typer.core import TyperGroup
+from typer.main import get_command_from_info, get_command_name
 
 from . import registry
 from .convert import Outcome, prepare
@@ -26,9 +29,53 @@ from .options import ReadOptions, WriteOptions
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
+# The commands are declared on `commands`, the root's options on `app`. Typer
+# builds the click object of every command it knows at each start (reading each
+# function's signature and annotations: ~20 ms, a fifth of a small conversion);
+# the root group below builds only the command that is run (every one for --help).
+commands = typer.Typer()
+
+
+class _CommandsByName(MutableMapping):
+    """The commands declared on `commands`, each built when first looked up."""
+
+    def __init__(self, build):
+        self._build = build
+        self._declared = {info.name or get_command_name(info.callback.__name__): info
+                          for info in commands.registered_commands}
+        self._built: dict = {}
+
+    def __getitem__(self, name: str):
+        if name not in self._built:
+            self._built[name] = self._build(self._declared[name])  # (KeyError: no such command)
+        return self._built[name]
+
+    def __setitem__(self, name: str, command) -> None:
+        self._declared[name] = None
+        self._built[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        del self._declared[name]
+        self._built.pop(name, None)
+
+    def __iter__(self):
+        return iter(self._declared)  # in the order declared
+
+    def __len__(self) -> int:
+        return len(self._declared)
+
+
+class _Root(TyperGroup):
+    def __init__(self, **settings):
+        super().__init__(**settings)
+        self.commands = _CommandsByName(lambda info: get_command_from_info(
+            info, pretty_exceptions_short=app.pretty_exceptions_short, rich_markup_mode=self.rich_markup_mode))
+
+
 app = typer.Typer(
     name="convertables",
     help="Convert, check and score table-recognition data (ICDAR 2013, HTML, Excel, cTDaR, Marmot, POD).",
+    cls=_Root,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -217,7 +264,7 @@ TrackOpt = Annotated[Optional[str], typer.Option("--track", help="cTDaR output: 
 KeepIndexOpt = Annotated[bool, typer.Option("--keep-index", help="HTML/Excel input: keep pandas' default header row and index column.")]
 
 
-@app.command()
+@commands.command()
 def convert(
     inputs: Inputs,
     output: OutputOpt = None,
@@ -287,7 +334,7 @@ def _shortcut(source: str, target: str) -> None:
         if fmt.pending and not (fmt.reads if name == source else fmt.writes):
             status = f" Not available yet: {fmt.pending}."
     command.__doc__ = f"Convert {source} to {target}: same as convert --from {source} --to {target}.{status}"
-    app.command(f"{source}2{target}")(command)
+    commands.command(f"{source}2{target}")(command)
 
 
 SHORTCUTS = [
@@ -298,7 +345,7 @@ for _source, _target in SHORTCUTS:
     _shortcut(_source, _target)
 
 
-@app.command()
+@commands.command()
 def formats(report: ReportOpt = "text") -> None:
     """List every format and what convertables can do with it."""
     rows = [
@@ -325,7 +372,7 @@ def formats(report: ReportOpt = "text") -> None:
         )
 
 
-@app.command()
+@commands.command()
 def check(
     paths: Annotated[list[Path], typer.Argument(help="Files or folders to check.", show_default=False)],
     gt: Annotated[Optional[Path], typer.Option("--gt", help="Ground-truth folder: also check pairing.")] = None,
@@ -369,7 +416,7 @@ def check(
     raise typer.Exit(EXIT_FAILED if errors or (strict and warnings) else EXIT_OK)
 
 
-@app.command()
+@commands.command()
 def score(
     gt: Annotated[Path, typer.Option("--gt", help="Ground-truth file or folder.", show_default=False)],
     result: Annotated[Path, typer.Option("--result", help="Result file or folder (any readable format).",

@@ -34,6 +34,22 @@ def test_version_and_formats():
     assert rows["icdar"]["read"] and rows["icdar"]["write"] and rows["json"]["read"]
 
 
+def test_only_the_command_run_is_built_and_help_lists_them_all(monkeypatch):
+    from convertables import cli
+
+    built = []
+    build = cli.get_command_from_info
+    monkeypatch.setattr(cli, "get_command_from_info", lambda info, **kw: built.append(info) or build(info, **kw))
+    assert invoke("formats").exit_code == 0
+    assert [info.callback.__name__ for info in built] == ["formats"]
+    declared = [info.name or info.callback.__name__ for info in cli.commands.registered_commands]
+    assert {"convert", "check", "score", "formats", "html2icdar", "json2icdar"} <= set(declared)
+    listing = invoke("--help").output
+    assert all(f" {name} " in listing for name in declared)
+    unknown = invoke("scroe")
+    assert unknown.exit_code == 2 and "Did you mean 'score'" in unknown.output
+
+
 def test_python_dash_m_runs_the_cli():
     result = subprocess.run([sys.executable, "-m", "convertables", "--version"], capture_output=True, text=True)
     assert result.returncode == 0 and result.stdout.startswith("convertables ")
