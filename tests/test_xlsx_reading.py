@@ -258,3 +258,34 @@ def test_a_plain_workbook_is_read_without_importing_openpyxl():
     code = ("import sys; from convertables.formats import xlsx; "
             f"assert xlsx._read_sheets_quickly(open({str(NITRO)!r}, 'rb').read()); print('openpyxl' in sys.modules)")
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "False\n"
+
+
+def _with_merges(refs: list[str], unusual: bool) -> bytes:
+    merges = "".join(f'<mergeCell ref="{ref}"/>' for ref in refs)
+
+    def edit(xml: str) -> str:
+        xml = xml.replace("</sheetData>", f'</sheetData><mergeCells count="{len(refs)}">{merges}</mergeCells>')
+        return xml.replace('r="C3"', 'r="$C$3"') if unusual else xml  # (a reference the quick reading leaves)
+
+    return _edited(NITRO.read_bytes(), "xl/worksheets/sheet1.xml", edit)
+
+
+@pytest.mark.parametrize("unusual", [False, True], ids=["quick-reading", "openpyxl-reading"])
+def test_merged_ranges_over_five_million_cells_are_refused_before_openpyxl_loads_them(unusual, monkeypatch):
+    def refuse(*args, **kwargs):
+        raise AssertionError("openpyxl was asked to load the workbook")
+
+    monkeypatch.setattr(openpyxl, "load_workbook", refuse)
+    data = _with_merges(["A10:Z200000", "AA10:AA11"], unusual)  # 26 x 199,991 + 2 cells
+    assert (xlsx._read_sheets_quickly(_with_merges([], unusual)) is None) == unusual
+    with pytest.raises(xlsx.InputError) as error:
+        xlsx.read(data, Diagnostics("merged.xlsx"))
+    assert error.value.diagnostic.code == "xlsx-bomb"
+    assert "merged ranges cover 5,199,768 cells" in str(error.value)
+
+
+def test_merged_ranges_of_five_million_cells_are_read():
+    # C4:C4 heads a range of 25 x 200,000 cells; the cells under it are covered
+    doc = xlsx.read(_with_merges(["C4:AA200003"], unusual=False), Diagnostics("merged.xlsx"))
+    assert sorted((c.start_row, c.start_col, c.end_row, c.end_col, c.content) for c in doc.tables[0].cells()) == [
+        (0, 0, 0, 0, "p1 a"), (0, 1, 0, 1, "p1 b"), (1, 0, 200000, 24, "p1 c")]

@@ -42,7 +42,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from operator import itemgetter
 from typing import NamedTuple
 
-from ..diagnostics import Diagnostics
+from ..diagnostics import Diagnostics, InputError
 from ..grid import drop_pandas_default_labels, validate_document
 from ..model import Cell, Document, Region, Table
 from ..options import ReadOptions, WriteOptions
@@ -96,10 +96,19 @@ def _check_zip(data: bytes, diagnostics: Diagnostics) -> None:
         raise diagnostics.fail("xlsx-bomb", f"the workbook would inflate to {total:,} bytes; refused")
     if "xl/workbook.xml" not in archive.namelist():
         raise diagnostics.fail("xlsx-not-zip", "a zip archive, but not an Excel workbook (no xl/workbook.xml)")
-    # openpyxl makes one object per cell a merged range covers: a hostile
-    # A1:XFD1048576 merge would never finish loading. Count merged areas first.
+
+
+def _too_many_merged(merged: int, diagnostics: Diagnostics) -> InputError:
+    return diagnostics.fail("xlsx-bomb", f"merged ranges cover {merged:,} cells; refused (limit {MAX_MERGED_CELLS:,})")
+
+
+def _check_merges(data: bytes, diagnostics: Diagnostics) -> None:
+    """Before openpyxl loads a workbook: it makes one object per cell a merged
+    range covers, so a hostile A1:XFD1048576 merge would never finish loading.
+    (The quick reading counts the ranges it reads itself.)"""
     merged = 0
     try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
         for name in archive.namelist():
             if name.startswith("xl/worksheets/") and name.endswith(".xml"):
                 xml = archive.read(name)
@@ -111,8 +120,7 @@ def _check_zip(data: bytes, diagnostics: Diagnostics) -> None:
     except (zipfile.BadZipFile, zlib.error, EOFError, OSError, RuntimeError, NotImplementedError, ValueError) as exc:
         raise diagnostics.fail("xlsx-not-zip", f"a damaged zip archive: {exc}") from None
     if merged > MAX_MERGED_CELLS:
-        raise diagnostics.fail("xlsx-bomb", f"merged ranges cover {merged:,} cells; refused (limit "
-                                            f"{MAX_MERGED_CELLS:,})")
+        raise _too_many_merged(merged, diagnostics)
 
 
 # -- displayed text --------------------------------------------------------------------------
@@ -236,8 +244,12 @@ def display_text(value, number_format: str | None) -> tuple[str, bool]:
 
 def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Document:
     _check_zip(data, diagnostics)
-    sheets = _read_sheets_quickly(data)
+    try:
+        sheets = _read_sheets_quickly(data)
+    except _TooManyMerged as exc:
+        raise _too_many_merged(exc.args[0], diagnostics) from None
     if sheets is None:
+        _check_merges(data, diagnostics)
         sheets = _read_sheets_with_openpyxl(data, diagnostics)
     split = bool(options.extra.get("split_blank_rows", False))
     keep_labels = bool(options.extra.get("keep_pandas_labels", False))
@@ -422,6 +434,10 @@ class _Unusual(Exception):
     """Something the quick reading leaves to openpyxl."""
 
 
+class _TooManyMerged(Exception):
+    """Merged ranges covering more cells than openpyxl could hold (their number)."""
+
+
 def _read_sheets_quickly(data: bytes) -> list[_Sheet] | None:
     """The sheets as :func:`_read_sheets_with_openpyxl` reads them, or None
     where openpyxl must read the workbook itself."""
@@ -429,6 +445,8 @@ def _read_sheets_quickly(data: bytes) -> list[_Sheet] | None:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             book = _Book(archive)
             return [_QuickSheet(book, title).read(archive.read(path)) for title, path in book.sheets]
+    except _TooManyMerged:
+        raise  # refused as it would be before openpyxl's reading, whichever reads
     except Exception:  # _Unusual, or anything openpyxl's own reading must judge
         return None
 
@@ -472,6 +490,7 @@ class _Book:
         strings = [name for name, kind in overrides.items() if kind == _SHARED_STRINGS_TYPE]
         self.shared_strings = [] if not strings else self._strings(_xml(archive, strings[0][1:]))
         self.date_styles: dict[int, tuple[bool, bool]] = {}
+        self.merged_cells = 0  # covered by the merged ranges read so far, in every sheet
 
     def _styles(self, sheet) -> None:
         custom = {}
@@ -673,6 +692,9 @@ class _QuickSheet:
                 if (r0, c0) in merged:
                     raise _Unusual("two merged ranges start at one cell")
                 merged[r0, c0] = (r1, c1)
+                self.book.merged_cells += (r1 - r0 + 1) * (c1 - c0 + 1)
+            if self.book.merged_cells > MAX_MERGED_CELLS:
+                raise _TooManyMerged(self.book.merged_cells)
         entries, unknown_format = _entries(cells, merged)
         return _Sheet(self.title, entries, unknown_format, sum(hidden_rows.values()), sum(hidden_cols.values()))
 
