@@ -13,12 +13,16 @@ from pathlib import Path
 import openpyxl
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from openpyxl.cell.cell import MergedCell
 from openpyxl.cell.rich_text import CellRichText, TextBlock
 from openpyxl.cell.text import InlineFont
 from openpyxl.styles import Font
 
 from convertables.diagnostics import Diagnostics
 from convertables.formats import xlsx
+from convertables.grid import validate_document
+from convertables.options import ReadOptions
 from tests.test_roundtrip_office import documents
 
 CASES = Path(__file__).parent / "cases"
@@ -289,3 +293,48 @@ def test_merged_ranges_of_five_million_cells_are_read():
     doc = xlsx.read(_with_merges(["C4:AA200003"], unusual=False), Diagnostics("merged.xlsx"))
     assert sorted((c.start_row, c.start_col, c.end_row, c.end_col, c.content) for c in doc.tables[0].cells()) == [
         (0, 0, 0, 0, "p1 a"), (0, 1, 0, 1, "p1 b"), (1, 0, 200000, 24, "p1 c")]
+
+
+@pytest.mark.parametrize("reading", ["quick", "openpyxl"])
+def test_overlapping_merged_ranges_are_reported(reading, monkeypatch):
+    workbook = openpyxl.Workbook()
+    sheet = workbook.active
+    sheet["A2"], sheet["B1"] = "across", "down"
+    sheet.merge_cells("A2:C2")
+    sheet.merge_cells("B1:B3")  # heads outside each other's range; both cover B2
+    if reading == "openpyxl":
+        monkeypatch.setattr(xlsx, "_read_sheets_quickly", lambda data: None)
+    diagnostics = Diagnostics("crossed.xlsx")
+    doc = xlsx.read(_saved(workbook), diagnostics)
+    assert sorted((c.start_row, c.start_col, c.end_row, c.end_col) for c in doc.tables[0].cells()) == [
+        (0, 1, 2, 1), (1, 0, 1, 2)]
+    assert [d.code for d in diagnostics.items] == ["slot-overlap"]
+
+
+_RANGES = st.lists(st.tuples(st.integers(1, 8), st.integers(1, 5), st.integers(0, 3), st.integers(0, 3)), max_size=5)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.dictionaries(st.tuples(st.integers(1, 14), st.integers(1, 8)), st.sampled_from(["x", "", "7", None]),
+                       max_size=50), _RANGES, st.booleans())
+def test_checking_the_spanning_cells_finds_what_checking_every_cell_finds(values, ranges, split):
+    # read() checks only the spanning cells of sheets with merged ranges; this is why it may
+    workbook = openpyxl.Workbook()
+    for (row, column), value in values.items():
+        workbook.active.cell(row=row, column=column, value=value)
+    for row, column, down, across in ranges:
+        if down or across:
+            workbook.active.merge_cells(start_row=row, start_column=column, end_row=row + down,
+                                        end_column=column + across)
+    for row, column, _, _ in ranges:  # a text at each range's head that no other range covers (so some cross)
+        if not isinstance(workbook.active.cell(row=row, column=column), MergedCell):
+            workbook.active.cell(row=row, column=column, value="head")
+    read_check = Diagnostics("sheet.xlsx")
+    doc = xlsx.read(_saved(workbook), read_check, ReadOptions(extra={"split_blank_rows": split}))
+    full_check = Diagnostics("sheet.xlsx")
+    validate_document(doc, full_check)
+    grid = {"slot-overlap", "span-inverted", "grid-negative", "duplicate-id"}
+    assert {d.code for d in read_check.items if d.code in grid} == {d.code for d in full_check.items}
+    if not ranges:
+        assert full_check.items == []
+        assert sum(len(t.cells()) for t in doc.tables) == sum(1 for v in values.values() if v)
