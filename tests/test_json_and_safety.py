@@ -210,18 +210,41 @@ def test_a_cell_is_written_as_the_encoder_writes_its_dict(doc):
     encoder makes of the cell's dict (the JSON Schema's form)."""
     for table in doc.tables:
         for region in table.regions:
-            for cell in region.cells:
-                expected = canonical_json._compact(canonical_json._cell(cell))
-                assert canonical_json._cell_json(cell, canonical_json._Decimals()) == expected
+            expected = [canonical_json._compact(canonical_json._cell(cell)) for cell in region.cells]
+            assert canonical_json._cell_lines(region.cells, {None: "null"}) == expected
 
 
 @pytest.mark.parametrize("index", [0, 1, 4095, 4096, 65535, 10**12, -1, -4096])
 def test_a_cell_with_any_index_is_written_as_the_encoder_writes_it(index):
     """Indices' text is made once and looked up after: as json writes them."""
-    decimal = canonical_json._Decimals()
+    numbers: dict = {None: "null"}
     for cell in (Cell(index, 0, index, 1, "x", index), Cell(0, index, 2, index, None, None, None, True),
                  Cell(index, index, index, index, "y", None)):
-        assert canonical_json._cell_json(cell, decimal) == canonical_json._compact(canonical_json._cell(cell))
+        assert canonical_json._cell_lines([cell], numbers) == [canonical_json._compact(canonical_json._cell(cell))]
+
+
+@pytest.mark.parametrize("first", [True, False], ids=["odd-ones-first", "ints-first"])
+def test_integral_indices_of_other_types_are_written_as_ints_whatever_comes_first(first):
+    odd = [Cell(True, 1.0, 2.0, 2, "a", False), Cell(0, 1.5, 0, 1.5, "b")]  # (1.5 is as json writes it)
+    plain = [Cell(1, 1, 2, 2, "a", 0), Cell(0, 1, 0, 1, "c")]
+    lines = canonical_json._cell_lines(odd + plain if first else plain + odd, {None: "null"})
+    by_content: dict[str, list[str]] = {}
+    for line in lines:
+        by_content.setdefault(json.loads(line)["content"], []).append(line)
+    assert by_content == {
+        "a": ['{"id": 0, "start_row": 1, "start_col": 1, "end_row": 2, "end_col": 2, "content": "a", "header": false}'] * 2,
+        "b": ['{"id": null, "start_row": 0, "start_col": 1.5, "end_row": 0, "end_col": 1.5, "content": "b", '
+              '"header": false}'],
+        "c": ['{"id": null, "start_row": 0, "start_col": 1, "end_row": 0, "end_col": 1, "content": "c", "header": false}'],
+    }
+
+
+def test_an_index_that_is_not_a_number_json_can_write_is_bad_number():
+    doc = _rich_doc()
+    doc.tables[0].regions[0].cells[0].start_row = float("nan")
+    with pytest.raises(InputError) as error:
+        canonical_json.write(doc, Diagnostics("nan.json"))
+    assert error.value.diagnostic.code == "bad-number"
 
 
 def test_integers_written_with_a_fraction_read_as_ints():
