@@ -55,7 +55,6 @@ from __future__ import annotations
 
 import html as html_escape
 import re
-from dataclasses import fields
 
 from lxml import etree
 
@@ -101,10 +100,11 @@ def parse_non_negative(value: str | None) -> int | None:
 
 _GROWING = 1 << 62  # the end row of a rowspan=0 cell until its row group ends
 
-# Cells are made positionally (half the cost of keywords), once for every cell of a page.
-if [f.name for f in fields(Cell)][:8] != ["start_row", "start_col", "end_row", "end_col", "content", "id", "bbox",
-                                          "header"]:
-    raise ImportError("the fields of convertables.model.Cell moved: update html._Model.row")
+# Cells are made field by field in _Model.row, once for every cell of a page: calling
+# Cell() runs its dataclass __init__ in a new interpreter frame entered from C, a
+# third more than making the object and storing its nine fields here. (A field added
+# to Cell and not set here fails tests/test_format_cases.py.)
+_new = object.__new__
 
 
 def _spans(element, bad_spans: list[str]) -> tuple[int, int]:
@@ -193,8 +193,15 @@ class _Model:
                         text = _WS.sub(" ", text)
                 else:
                     text = ""
-            # Positional: start_row, start_col, end_row, end_col, content, id, bbox, header.
-            cell = Cell(y, x, y1, x1, text, None, None, tag == "th")
+            cell = _new(Cell)  # (every field set, as Cell(y, x, y1, x1, text, header=tag == "th") sets them)
+            cell.start_row = y
+            cell.start_col = x
+            cell.end_row = y1
+            cell.end_col = x1
+            cell.content = text
+            cell.id = cell.bbox = None
+            cell.header = tag == "th"
+            cell.instructions = ()
             if k < n and intervals[k][0] <= x1:
                 self.overlaps += 1  # a table model error: two cells on one slot
             cells.append(cell)
