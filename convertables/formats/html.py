@@ -170,19 +170,20 @@ class _Model:
                     k += 1
                     while k < n and intervals[k][1] < x:
                         k += 1
-            if element.items():  # most cells have no attributes at all
+            if element.items():
                 colspan, rowspan = _spans(element, self.bad_spans)
-            else:
-                colspan = rowspan = 1
-            x1 = x + colspan - 1
+                x1 = x + colspan - 1
+                if rowspan == 0:
+                    y1 = _GROWING
+                else:
+                    y1 = y + rowspan - 1
+                    if y1 >= height:
+                        height = y1 + 1
+            else:  # most cells have no attributes at all: one slot
+                x1 = x
+                y1 = y
             if x1 >= width:
                 width = x1 + 1
-            if rowspan == 0:
-                y1 = _GROWING
-            else:
-                y1 = y + rowspan - 1
-                if y1 >= height:
-                    height = y1 + 1
             if len(element):
                 text = cell_text(element)
             else:  # cell_text's common case, inline: text only
@@ -207,7 +208,7 @@ class _Model:
             cells.append(cell)
             if y1 > y:
                 self.active.append(cell)
-                if rowspan == 0:
+                if y1 == _GROWING:
                     self.growing.append(cell)
             x = x1 + 1
         self.y = y + 1
