@@ -292,15 +292,18 @@ def _cell_lines(cells: list[Cell], numbers: dict) -> list[str]:
                         f'"start_col": {numbers[cell.start_col]}, "end_row": {numbers[cell.end_row]}, '
                         f'"end_col": {numbers[cell.end_col]}, '
                         f'"content": {"null" if cell.content is None else encode(cell.content)}, '
-                        f'"header": {"true" if cell.header else "false"}')
+                        f'"header": {"true" if cell.header else "false"}}}')
                 break
             except KeyError as missing:
                 numbers[missing.args[0]] = _index_text(missing.args[0])
-        if cell.bbox is not None:
-            text += f', "bbox": {_compact(_box(cell.bbox))}'
-        if cell.instructions:
-            text += f', "instructions": {_compact(_instructions(cell.instructions))}'
-        append(text + "}")
+        if cell.bbox is not None or cell.instructions:
+            text = text[:-1]
+            if cell.bbox is not None:
+                text += f', "bbox": {_compact(_box(cell.bbox))}'
+            if cell.instructions:
+                text += f', "instructions": {_compact(_instructions(cell.instructions))}'
+            text += "}"
+        append(text)
     return lines
 
 
