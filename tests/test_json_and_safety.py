@@ -232,10 +232,12 @@ def test_integral_indices_of_other_types_are_written_as_ints_whatever_comes_firs
     for line in lines:
         by_content.setdefault(json.loads(line)["content"], []).append(line)
     assert by_content == {
-        "a": ['{"id": 0, "start_row": 1, "start_col": 1, "end_row": 2, "end_col": 2, "content": "a", "header": false}'] * 2,
+        "a": ['{"id": 0, "start_row": 1, "start_col": 1, "end_row": 2, "end_col": 2, "content": "a", '
+              '"header": false}'] * 2,
         "b": ['{"id": null, "start_row": 0, "start_col": 1.5, "end_row": 0, "end_col": 1.5, "content": "b", '
               '"header": false}'],
-        "c": ['{"id": null, "start_row": 0, "start_col": 1, "end_row": 0, "end_col": 1, "content": "c", "header": false}'],
+        "c": ['{"id": null, "start_row": 0, "start_col": 1, "end_row": 0, "end_col": 1, "content": "c", '
+              '"header": false}'],
     }
 
 
