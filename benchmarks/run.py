@@ -10,6 +10,11 @@ every command of the case at a time, and the ratio is the median of the rounds'
 ratios: a shared machine's slow spells then weigh on a command and its
 baseline alike. Baselines are never downloaded or vendored: official tools are
 pointed to by path.
+
+With ``--instructions`` (needs valgrind), each command of convertables and each
+bare parse is also run once under valgrind's cachegrind and the instructions it
+executes are printed (all its processes together): a measure that does not move
+with the machine's load, for comparing two versions of the code.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import re
 import shutil
 import statistics
 import subprocess
@@ -37,6 +43,10 @@ class Command:
     label: str
     argv: list[str]
     baseline: bool = False
+    counted: bool = True
+    """Run under valgrind with --instructions: not official tools (they would
+    take hours there), nor scoring in several processes (whether to start
+    workers is decided by time, which valgrind stretches 50-fold)."""
 
 
 @dataclass
@@ -115,12 +125,12 @@ def ctdar_synthetic(n: int):
             (res / f"cTDaR_s{i:05d}.xml").write_text(_ctdar_page(rng, 0.05, 4))
         commands = [Command(f"bare lxml parse of the {2 * n} files", _lxml_floor(tmp, "*/*.xml"), baseline=True)]
         if args.baseline_ctdar and n <= args.baseline_max_pages:
-            commands.append(Command("official cTDaR tool (-trackB2)", _official_ctdar(tmp, args)))
+            commands.append(Command("official cTDaR tool (-trackB2)", _official_ctdar(tmp, args), counted=False))
             _compare_with_official(tmp, args)
         for jobs in (1, 2):
             commands.append(Command(f"score --metric ctdar-b {_jobs(jobs)}", _convertables(
                 "score", "--gt", str(gt), "--result", str(res), "--metric", "ctdar-b", "--format", "json",
-                "--jobs", str(jobs))))
+                "--jobs", str(jobs)), counted=jobs == 1))
         return commands
     return prepare
 
@@ -169,12 +179,12 @@ def pubmed_self(tmp: Path, args) -> list[Command] | str:
     if args.baseline_pubmed:
         script = Path(args.baseline_pubmed).resolve() / "eval_pubmed.py"
         baseline = ["sh", "-c", f"cd {script.parent} && {args.baseline_python} {script} --res {gt} --gt {gt}"]
-        commands.append(Command("eval_pubmed.py (the benchmark's own)", baseline))
+        commands.append(Command("eval_pubmed.py (the benchmark's own)", baseline, counted=False))
         _compare_with_eval_pubmed(gt, baseline)
     for jobs in (1, 2):
         commands.append(Command(f"score --variant pubmed {_jobs(jobs)}", _convertables(
             "score", "--gt", str(gt), "--result", str(gt), "--variant", "pubmed", "--format", "json",
-            "--jobs", str(jobs))))
+            "--jobs", str(jobs)), counted=jobs == 1))
     return commands
 
 
@@ -265,6 +275,21 @@ def time_commands(commands: list[Command], runs: int) -> list[tuple[list[float],
     return measured
 
 
+_INSTRUCTIONS = re.compile(r"^==\d+== I\s+refs:\s+([\d,]+)", re.M)
+
+
+def count_instructions(argv: list[str]) -> int:
+    """The instructions ``argv`` executes, in all its processes (forked workers
+    included), under valgrind's cachegrind; hashing seeded alike every run."""
+    run = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+                          *argv], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                         env=dict(_RUN_ENV, PYTHONHASHSEED="0"))
+    counts = _INSTRUCTIONS.findall(run.stderr)
+    if run.returncode not in (0, 1) or not counts:
+        raise SystemExit(f"valgrind could not count ({run.returncode}): {' '.join(argv)}")
+    return sum(int(count.replace(",", "")) for count in counts)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=3, help="runs per command (default 3)")
@@ -275,12 +300,16 @@ def main() -> None:
                         help="the Python that runs the baselines (with numpy and shapely for the cTDaR tool)")
     parser.add_argument("--baseline-max-pages", type=int, default=20,
                         help="run the official cTDaR tool only on sets this small (it needs ~10 s a page)")
+    parser.add_argument("--instructions", action="store_true",
+                        help="also count each command's instructions under valgrind (slow: ~50x a run)")
     args = parser.parse_args()
+    if args.instructions and shutil.which("valgrind") is None:
+        parser.error("--instructions needs valgrind (apt install valgrind)")
 
     print(f"machine: {platform.machine()}, {platform.system()} {platform.release()}, "
           f"Python {platform.python_version()}, {os.cpu_count()} cores; runs per command: {args.runs}")
     header = (f"{'case':<12} {'command':<54} {'median s':>9} {'min s':>8} {'max s':>8} {'x baseline':>10} "
-              f"{'peak MiB':>9}")
+              f"{'peak MiB':>9}" + (f" {'G instr':>8} {'x base':>7}" if args.instructions else ""))
     print(header)
     print("-" * len(header))
     for case in CASES:
@@ -292,14 +321,21 @@ def main() -> None:
             if isinstance(commands, str):
                 print(f"{case.name:<12} skipped: {commands}")
                 continue
-            base = None
+            base = base_count = None
             for command, (times, peak) in zip(commands, time_commands(commands, args.runs)):
                 if command.baseline:
                     base = times
                 ratio = "baseline" if command.baseline else (
                     f"{statistics.median(t / b for t, b in zip(times, base)):.2f}" if base else "-")
-                print(f"{case.name:<12} {command.label:<54} {statistics.median(times):>9.3f} {min(times):>8.3f} "
-                      f"{max(times):>8.3f} {ratio:>10} {peak:>9.0f}", flush=True)
+                line = (f"{case.name:<12} {command.label:<54} {statistics.median(times):>9.3f} {min(times):>8.3f} "
+                        f"{max(times):>8.3f} {ratio:>10} {peak:>9.0f}")
+                if args.instructions and command.counted:
+                    count = count_instructions(command.argv)
+                    if command.baseline:
+                        base_count = count
+                    line += f" {count / 1e9:>8.3f} " + (f"{'base':>7}" if command.baseline else (
+                        f"{count / base_count:>7.2f}" if base_count else f"{'-':>7}"))
+                print(line, flush=True)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
 
