@@ -284,10 +284,17 @@ def count_instructions(argv: list[str]) -> int:
     run = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
                           *argv], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                          env=dict(_RUN_ENV, PYTHONHASHSEED="0"))
-    counts = _INSTRUCTIONS.findall(run.stderr)
-    if run.returncode not in (0, 1) or not counts:
+    total = instructions_in(run.stderr)
+    if run.returncode not in (0, 1) or total is None:
         raise SystemExit(f"valgrind could not count ({run.returncode}): {' '.join(argv)}")
-    return sum(int(count.replace(",", "")) for count in counts)
+    return total
+
+
+def instructions_in(report: str) -> int | None:
+    """The instructions of every process in cachegrind's summaries (one per
+    process, forked ones included), added up; None if there are none."""
+    counts = _INSTRUCTIONS.findall(report)
+    return sum(int(count.replace(",", "")) for count in counts) if counts else None
 
 
 def main() -> None:

@@ -1,0 +1,45 @@
+"""The benchmark script (benchmarks/run.py): it runs from a checkout and prints its table."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import subprocess
+import sys
+
+from tests.conftest import ROOT
+
+SCRIPT = ROOT / "benchmarks" / "run.py"
+
+
+def _module():
+    spec = importlib.util.spec_from_file_location("benchmarks_run", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # (its dataclasses look their module up there)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_script_prints_a_row_of_figures_for_every_command():
+    run = subprocess.run([sys.executable, str(SCRIPT), "--runs", "2", "--only", "ctdar-20"],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    rows = [line for line in run.stdout.splitlines() if line.startswith("ctdar-20 ")]
+    assert [re.sub(r"( \(default\))?\s{2,}.*", "", line[13:]) for line in rows] == [
+        "bare lxml parse of the 40 files", "score --metric ctdar-b --jobs 1", "score --metric ctdar-b --jobs 2"]
+    for line in rows:
+        median, low, high, ratio, peak = line.split()[-5:]
+        assert 0 < float(low) <= float(median) <= float(high)
+        assert ratio == "baseline" if "bare lxml" in line else float(ratio) > 1
+        assert float(peak) > 10
+
+
+def test_instructions_of_every_process_are_added_up():
+    report = (
+        "==101== Cachegrind, a high-precision tracing profiler\n"
+        "==102== I   refs:      1,234,567\n"  # a forked worker, done first
+        "==101== \n"
+        "==101== I   refs:      882,201,621\n"
+    )
+    assert _module().instructions_in(report) == 882_201_621 + 1_234_567
+    assert _module().instructions_in("==7== error: no such file\n") is None
