@@ -163,3 +163,140 @@ def test_cells_read_by_attribute_layout_equal_cells_read_attribute_by_attribute(
         slow_doc, slow = read(data)
     assert quick_doc == slow_doc
     assert [(d.code, d.line, d.message) for d in quick] == [(d.code, d.line, d.message) for d in slow]
+
+
+# -- regions of plain cells, read from their serialization -------------------------------
+
+def _read_both_ways(data: bytes, options: icdar.ReadOptions = icdar.ReadOptions()):
+    """(document, diagnostics, regions read as plain) the usual way, then (document,
+    diagnostics) with every region read element by element."""
+    plain = []
+    read_plain = icdar._Reader.plain_cells
+
+    def spy(self, el):
+        cells = read_plain(self, el)
+        plain.append(cells is not None)
+        return cells
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(icdar._Reader, "plain_cells", spy)
+        quick = Diagnostics("t.xml")
+        quick_doc = icdar.read(data, quick, options)
+        patch.setattr(icdar._Reader, "plain_cells", lambda self, el: None)
+        slow = Diagnostics("t.xml")
+        slow_doc = icdar.read(data, slow, options)
+    return quick_doc, quick, plain, slow_doc, slow
+
+
+def test_a_region_of_plain_cells_is_read_from_its_serialization_with_text_unescaped():
+    data = (
+        "<document filename='d.pdf'><table id='0'><region id='0' page='1'>\n"
+        "  <cell start-row='0' start-col='0' end-row='0' end-col='1' id='4' type='header'>\n"
+        "    <content>p &lt; 0.05 &amp; R&amp;D &gt; x\r\n&#233;&#x1F600;\u00e9</content>\n  </cell>\n"
+        "  <cell start-row='1' start-col='0' end-row='2' end-col='0' id='5' type='data'><content/></cell>\n"
+        "  <cell start-row='1' start-col='1' end-row='1' end-col='1' id='6' type=''><content><![CDATA[a<b>&]]></content>"
+        "</cell>\n"
+        "</region></table></document>"
+    ).encode()
+    doc, diagnostics, plain, slow_doc, _ = _read_both_ways(data)
+    assert plain == [True]
+    assert doc.tables[0].regions[0].cells == [
+        Cell(0, 0, 0, 1, "p < 0.05 & R&D > x\n\u00e9\U0001F600\u00e9", 4, None, True),
+        Cell(1, 0, 2, 0, None, 5, None, False),
+        Cell(1, 1, 1, 1, "a<b>&", 6, None, False),
+    ]
+    assert doc == slow_doc and not diagnostics.items
+
+
+def test_a_grid_error_among_plain_cells_is_reported_on_its_own_line():
+    data = (b"<document filename='d.pdf'><table id='0'><region id='0' page='1'>\n"
+            b"<cell start-row='0' start-col='0' end-row='0' end-col='0'><content>a</content></cell>\n"
+            b"<cell start-row='0' start-col='0' end-row='0' end-col='0'><content>b</content></cell>\n"
+            b"</region></table></document>")
+    doc, diagnostics, plain, _, slow = _read_both_ways(data)
+    assert plain == [True]
+    assert [(d.code, d.line) for d in diagnostics] == [(d.code, d.line) for d in slow] == [("slot-overlap", 3)]
+
+
+_CELL_VALUES = {
+    "start-row": ["0", "3", "-1", " 2", "+3", "007", "x", "999999999", "1000000000", "1000000001"],
+    "start-col": ["0", "1", "-2", ""],
+    "end-row": [None, "0", "4"],
+    "end-col": [None, "1", "2"],
+    "id": [None, "0", "7", "-1", "1000000000"],
+    "type": [None, "header", "data", "a&amp;b"],
+    "col-end": [None, "1"],
+}
+_CONTENTS = [
+    "<content>t</content>", "<content/>", "<content></content>", "<content>  a \u00a0b </content>",
+    "<content>1 &lt; 2 &amp;&amp; 3 &gt; 2 &#13;&#10;&#x41;</content>", "<content>\u00e9\U0001F600</content>",
+    "<content>a<b>bold</b> c</content>", "<content><![CDATA[<x/> & y]]></content>", "",
+    "\n   <content>t</content>\n  ", "<bounding-box x1='1' y1='2' x2='3' y2='4'/><content>b</content>",
+    "<content>t</content><instruction instr-id='3'/>", "<content>t</content><other/>",
+    "<!-- a comment --><content>t</content>", "<content kind='x'>t</content>",
+    "<p:content xmlns:p='urn:p'>t</p:content>", "<content xmlns='urn:q'>t</content>", "text<content>t</content>",
+    "<content>xmlns=\"urn:x\"</content>", "<content>t</content><content>u</content>",
+    "<cell start-row='0' start-col='0' end-row='0' end-col='0'><content>n</content></cell>",
+]
+_BETWEEN = ["\n", "", " text ", "<!-- <cell start-row='0' start-col='0' end-row='0' end-col='0'> -->",
+            "<instruction instr-id='9'/>", "<bounding-box x1='0' y1='0' x2='5' y2='5'/>", "<?pi x?>", "<other/>"]
+_ROOTS = ["<document filename='d.pdf'>", "<document filename='d.pdf' xmlns:p='urn:p'>",
+          "<document filename='d.pdf' xmlns='urn:d'>"]
+_REGIONS = ["<region id='0' page='1'>", "<region id='0' page='1' xmlns='urn:r'>", "<region>"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    root=st.sampled_from(_ROOTS),
+    region=st.sampled_from(_REGIONS),
+    cells=st.lists(
+        st.tuples(
+            st.permutations(list(_CELL_VALUES)),
+            st.fixed_dictionaries({k: st.sampled_from(v) for k, v in _CELL_VALUES.items()}),
+            st.sampled_from(_CONTENTS),
+            st.sampled_from(_BETWEEN),
+        ),
+        max_size=6,
+    ),
+    keep_instructions=st.booleans(),
+    plain_weight=st.integers(0, 3),
+)
+def test_regions_read_from_their_serialization_equal_regions_read_element_by_element(
+        root, region, cells, keep_instructions, plain_weight):
+    """Whatever a region holds, the two ways through it give the same cells and the
+    same diagnostics, lines included; most regions drawn mix plain cells with others."""
+    parts = []
+    for i, (order, values, content, between) in enumerate(cells):
+        if i < plain_weight:  # plain: the same layout as the first cell, a text content
+            order, content, between = cells[0][0], "<content>p</content>", "\n"
+            values = {**values, "start-row": "0", "start-col": str(i), "col-end": None}
+        attributes = " ".join(f'{name}="{values[name]}"' for name in order if values[name] is not None)
+        parts.append(f"<cell {attributes}>{content}</cell>{between}")
+    data = f"{root}<table id='0'>{region}{''.join(parts)}</region></table></document>".encode()
+    options = icdar.ReadOptions(keep_instructions=keep_instructions)
+    quick_doc, quick, _, slow_doc, slow = _read_both_ways(data, options)
+    assert quick_doc == slow_doc
+    assert repr(quick_doc) == repr(slow_doc)
+    assert [(d.code, d.line, d.message) for d in quick] == [(d.code, d.line, d.message) for d in slow]
+
+
+_PLAIN = "<cell start-row='0' start-col='{}' end-row='0' end-col='{}'><content>p</content></cell>"
+
+
+@pytest.mark.parametrize("inside", [
+    _PLAIN.format(0, 0) + "<other>" + _PLAIN.format(1, 1) + "</other>",  # as many plain cells as children
+    "<cell start-row='0' start-col='0' end-row='0' end-col='0'>" + _PLAIN.format(1, 1) + "</cell>",
+    _PLAIN.format(0, 0) + "<x:cell xmlns:x='urn:x' start-row='0' start-col='1' end-row='0' end-col='1'>"
+                          "<content>p</content></x:cell>",
+    _PLAIN.format(0, 0) + "<cell xmlns='urn:x' start-row='0' start-col='1' end-row='0' end-col='1'>"
+                          "<content>p</content></cell>",
+    _PLAIN.format(0, 0) + "<cell start-row='0' start-col='1' end-row='0' end-col='1'>"
+                          "<content xmlns='urn:x'>p</content></cell>",
+])
+def test_regions_that_only_look_plain_are_read_element_by_element(inside):
+    for region in ("<region id='0' page='1'>", "<region id='0' page='1' xmlns='urn:r'>"):
+        data = f"<document filename='d.pdf'><table id='0'>{region}{inside}</region></table></document>".encode()
+        doc, quick, plain, slow_doc, slow = _read_both_ways(data)
+        assert plain in ([False], [])
+        assert doc == slow_doc
+        assert [d.format() for d in quick] == [d.format() for d in slow]

@@ -82,6 +82,48 @@ def _cell_layout(keys: list[str]):
             position.get("id"), position.get("type"))
 
 
+# -- regions of plain cells, read from their serialization ------------------------------
+#
+# Touching an element costs lxml a proxy object; reading a cell element by element
+# (its attributes, its <content>, that element's text) costs twice what parsing it
+# did. A region whose cells are all plain (the four grid attributes, perhaps id and
+# type, laid out alike, and a <content> of text alone) is read instead from the
+# serialization libxml2 writes of it, one regular expression for all its cells:
+# a third of the time. The serialization is libxml2's own, of the parsed tree, so it
+# is regular: attributes double-quoted, "<" and "&" escaped wherever they are text,
+# and no comments or processing instructions (the safe parser drops them). Anything
+# else in the region (another element, a nested one, a namespace, a number the
+# pattern does not take) leaves the counts unequal and the region is read element by
+# element, which reports what needs reporting: both ways give the same cells
+# (tests/test_icdar.py checks it on generated regions).
+
+_NUMBER = "(-?[0-9]{1,9})"  # at most 9 digits: within _INT_LIMIT, no check needed
+_ATTRIBUTE_PATTERNS = {"id": "([0-9]{1,9})", "type": '([^"]*)'}
+_ESCAPED = re.compile(r"&(?:#([0-9]+)|#x([0-9a-fA-F]+)|(amp|lt|gt|quot|apos));")
+_NAMED = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
+
+
+def _unescape_match(match: re.Match) -> str:
+    decimal, hexadecimal, name = match.groups()
+    if name:
+        return _NAMED[name]
+    return chr(int(decimal) if decimal else int(hexadecimal, 16))
+
+
+def _plain_cells_pattern(keys: tuple[str, ...]) -> re.Pattern | None:
+    """The serialization of a plain cell whose attributes are ``keys``, in that
+    order; its groups are the attribute values, then the content's text."""
+    if _cell_layout(keys) is None:
+        return None
+    attributes = "".join(f' {name}="{_ATTRIBUTE_PATTERNS.get(name, _NUMBER)}"' for name in keys)
+    # text in a cell around its <content> (indentation) is not read either way
+    return re.compile(f"<cell{attributes}>[^<]*(?:<content>([^<]*)</content>|<content/>)[^<]*</cell>")
+
+
+_new = object.__new__
+_PLAIN_CELLS_PATTERNS: dict[tuple[str, ...], re.Pattern | None] = {}
+
+
 class _Reader:
     def __init__(self, diagnostics: Diagnostics, options: ReadOptions):
         self.diagnostics = diagnostics
@@ -249,6 +291,11 @@ class _Reader:
             col_increment=self._int(el, "col-increment", default=0, signed=True) or 0,
         )
         self.lines[id(region)] = el.sourceline
+        cells = self.plain_cells(el)
+        if cells is not None:
+            region.cells = cells
+            self.lines.later(cells, lambda: list(el))
+            return region
         elements = []  # of the cells kept, for their lines (looked up if a diagnostic asks)
         for child in el:
             name = child.tag
@@ -289,6 +336,49 @@ class _Reader:
         cell = Cell(start_row, start_col, end_row, end_col, None, cell_id, None,
                     type_at is not None and values[type_at] == "header")
         return self._cell_children(el, cell)
+
+    def plain_cells(self, el) -> list[Cell] | None:
+        """The cells of the region ``el`` when they are all plain, else None."""
+        count = len(el)
+        if count == 0:
+            return None
+        first = el[0]
+        keys = tuple(first.keys())
+        try:
+            pattern = _PLAIN_CELLS_PATTERNS[keys]
+        except KeyError:
+            pattern = _PLAIN_CELLS_PATTERNS[keys] = _plain_cells_pattern(keys)
+        if pattern is None or first.tag != "cell":
+            return None
+        text = etree.tostring(el, encoding="unicode", with_tail=False)
+        found = pattern.findall(text)
+        # As many plain cells as children, and no other element (nor a comment or
+        # section) anywhere inside: each adds a "<" that starts no end tag. (A
+        # namespace is no way round: a cell in another namespace than the first
+        # one's declares it in its start tag, which the pattern does not take.)
+        if len(found) != count or text.count("<") - text.count("</") != 1 + 2 * count:
+            return None
+        grid = operator.itemgetter(*(keys.index(name) for name in _GRID_ATTRIBUTES))
+        id_at = keys.index("id") if "id" in keys else None
+        type_at = keys.index("type") if "type" in keys else None
+        cells = []
+        append = cells.append
+        for groups in found:
+            # Made field by field, as the HTML reader makes its cells: calling Cell()
+            # costs a third more. (A field added to Cell and not set here fails
+            # tests/test_format_cases.py.)
+            cell = _new(Cell)
+            cell.start_row, cell.start_col, cell.end_row, cell.end_col = map(int, grid(groups))
+            content = groups[-1]
+            if "&" in content:
+                content = _ESCAPED.sub(_unescape_match, content)
+            cell.content = content or None
+            cell.id = None if id_at is None else int(groups[id_at])
+            cell.bbox = None
+            cell.header = type_at is not None and groups[type_at] == "header"
+            cell.instructions = ()
+            append(cell)
+        return cells
 
     def _cell_attribute_by_attribute(self, el) -> Cell | None:
         get = el.get
