@@ -10,7 +10,6 @@ same folder, then a rename) and never replace an existing file unless
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 from . import registry
@@ -130,6 +129,8 @@ def write_atomic(path: Path, data: bytes, force: bool = False) -> None:
     (checked atomically: the new file is hard-linked into place)."""
     if not force and path.exists():
         raise _error("output-exists", "exists already; pass --force to replace it", path)
+    import tempfile  # (here: 5 ms of imports that scoring to the screen does not need)
+
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
