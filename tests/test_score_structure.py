@@ -153,6 +153,18 @@ def test_a_hostile_span_costs_nothing():
         rels(diagonal)
 
 
+def test_the_pubmed_variant_links_each_pair_of_cells_once_across_before_down():
+    # B spans two rows: A and C are left of it, D below it
+    table = cells_table(Cell(0, 0, 0, 0, "A"), Cell(0, 1, 1, 1, "B"), Cell(1, 0, 1, 0, "C"),
+                        Cell(2, 0, 2, 1, "D"))
+    assert sorted(pubmed_relations(table).relations) == [
+        ("A", "B", "H"), ("A", "C", "V"), ("B", "D", "V"), ("C", "B", "H"), ("C", "D", "V")]
+    # B, placed later on A's bottom-right slot, is right of A in row 1 and below it
+    # in column 1: one relation, across (rows are scanned first)
+    corner = cells_table(Cell(0, 0, 1, 1, "A"), Cell(1, 1, 1, 1, "B"))
+    assert pubmed_relations(corner).relations == (("A", "B", "H"),)
+
+
 def test_pubmed_variant():
     # an empty later cell overwrites; no blank count; case kept; accents folded
     table = cells_table(Cell(0, 0, 0, 0, "Été"), Cell(0, 1, 0, 1, "x"), Cell(0, 1, 0, 1, " "), Cell(0, 2, 0, 2, "B"))
