@@ -237,9 +237,25 @@ _CONTENTS = [
     "<p:content xmlns:p='urn:p'>t</p:content>", "<content xmlns='urn:q'>t</content>", "text<content>t</content>",
     "<content>xmlns=\"urn:x\"</content>", "<content>t</content><content>u</content>",
     "<cell start-row='0' start-col='0' end-row='0' end-col='0'><content>n</content></cell>",
+    "<bounding-box x1='1' x2='3' y1='2' y2='4'/><content>b</content>",
+    "<bounding-box x1='1.5' y1='2' x2='3.25' y2='4'/><content>b</content><instruction instr-id='1'/>",
+    "<bounding-box x1='5' y1='2' x2='3' y2='4'/><content>inverted</content>",
+    "<bounding-box x1='1e3' y1='2' x2='3e3' y2='4'/><content>e</content>",
+    "<bounding-box x1='-1' y1='x' x2='3' y2='4'/><content>bad</content>",
+    "<bounding-box x1='1' y1='2' x2='3'/><content>three</content>",
+    "<bounding-box x1='1' y1='2' x2='3' y2='4' extra='5'/><content>five</content>",
+    "<bounding-box x1='1' y1='2' x2='3' y2='4'>text</bounding-box><content>t</content>",
+    "<content>t</content><bounding-box x1='1' y1='2' x2='3' y2='4'/>",
+    "<content>t</content><instruction instr-id='1' subinstr-id='-1'/><instruction instr-id='2'/>",
+    "<content>t</content><instruction/>", "<content>t</content><instruction>x</instruction>",
+    "<content>t</content><instruction instr-id='1'><cell start-row='0' start-col='0'><content>n</content>"
+    "</cell></instruction>", "<content>t</content><instructions/>",
+    "<instruction instr-id='1'/><content>t</content>",
 ]
 _BETWEEN = ["\n", "", " text ", "<!-- <cell start-row='0' start-col='0' end-row='0' end-col='0'> -->",
-            "<instruction instr-id='9'/>", "<bounding-box x1='0' y1='0' x2='5' y2='5'/>", "<?pi x?>", "<other/>"]
+            "<instruction instr-id='9'/>", "<bounding-box x1='0' y1='0' x2='5' y2='5'/>", "<?pi x?>", "<other/>",
+            "<instruction instr-id='9'><cell start-row='5' start-col='0'><content>n</content></cell></instruction>"]
+_PLAIN_CONTENTS = ["<content>p</content>", "\n   <content>p</content>\n  ", "<content/>"]
 _ROOTS = ["<document filename='d.pdf'>", "<document filename='d.pdf' xmlns:p='urn:p'>",
           "<document filename='d.pdf' xmlns='urn:d'>"]
 _REGIONS = ["<region id='0' page='1'>", "<region id='0' page='1' xmlns='urn:r'>", "<region>"]
@@ -247,8 +263,8 @@ _REGIONS = ["<region id='0' page='1'>", "<region id='0' page='1' xmlns='urn:r'>"
 
 @settings(max_examples=400, deadline=None)
 @given(
-    root=st.sampled_from(_ROOTS),
-    region=st.sampled_from(_REGIONS),
+    root=st.sampled_from(_ROOTS[:1] * 4 + _ROOTS),
+    region=st.sampled_from(_REGIONS[:1] * 4 + _REGIONS),
     cells=st.lists(
         st.tuples(
             st.permutations(list(_CELL_VALUES)),
@@ -259,17 +275,21 @@ _REGIONS = ["<region id='0' page='1'>", "<region id='0' page='1' xmlns='urn:r'>"
         max_size=6,
     ),
     keep_instructions=st.booleans(),
-    plain_weight=st.integers(0, 3),
+    plain_weight=st.sampled_from([0, 1, 2, 6, 6, 6]),
+    plain_content=st.sampled_from(_PLAIN_CONTENTS),
 )
 def test_regions_read_from_their_serialization_equal_regions_read_element_by_element(
-        root, region, cells, keep_instructions, plain_weight):
+        root, region, cells, keep_instructions, plain_weight, plain_content):
     """Whatever a region holds, the two ways through it give the same cells and the
     same diagnostics, lines included; most regions drawn mix plain cells with others."""
     parts = []
     for i, (order, values, content, between) in enumerate(cells):
         if i < plain_weight:  # plain: the same layout as the first cell, a text content
-            order, content, between = cells[0][0], "<content>p</content>", "\n"
-            values = {**values, "start-row": "0", "start-col": str(i), "col-end": None}
+            order, content, between = cells[0][0], plain_content, "\n"
+            first = cells[0][1]  # the same attributes as the first cell: valid values
+            values = {**first, "start-row": str(i), "start-col": "0", "col-end": None,
+                      "end-row": first["end-row"] and str(i), "end-col": first["end-col"] and "0",
+                      "id": first["id"] if first["id"] in (None, "0", "7") else None}
         attributes = " ".join(f'{name}="{values[name]}"' for name in order if values[name] is not None)
         parts.append(f"<cell {attributes}>{content}</cell>{between}")
     data = f"{root}<table id='0'>{region}{''.join(parts)}</region></table></document>".encode()
@@ -292,11 +312,19 @@ _PLAIN = "<cell start-row='0' start-col='{}' end-row='0' end-col='{}'><content>p
                           "<content>p</content></cell>",
     _PLAIN.format(0, 0) + "<cell start-row='0' start-col='1' end-row='0' end-col='1'>"
                           "<content xmlns='urn:x'>p</content></cell>",
+    # elements that an empty instruction would excuse, were they one
+    _PLAIN.format(0, 0) + "<instruction instr-id='1'>" + _PLAIN.format(1, 1) + "</instruction>",
+    _PLAIN.format(0, 0) + "<instructions>" + _PLAIN.format(1, 1) + "</instructions>",
+    # boxes of other corners than the four
+    "<cell start-row='0' start-col='0' end-row='0' end-col='0'><bounding-box x1='1' y1='2' x2='3'/>"
+    "<content>p</content></cell>" + _PLAIN.format(1, 1),
+    "<cell start-row='0' start-col='0' end-row='0' end-col='0'><bounding-box x1='1' y1='2' x2='3' y2='4' z='5'/>"
+    "<content>p</content></cell>" + _PLAIN.format(1, 1),
 ])
 def test_regions_that_only_look_plain_are_read_element_by_element(inside):
     for region in ("<region id='0' page='1'>", "<region id='0' page='1' xmlns='urn:r'>"):
         data = f"<document filename='d.pdf'><table id='0'>{region}{inside}</region></table></document>".encode()
         doc, quick, plain, slow_doc, slow = _read_both_ways(data)
-        assert plain in ([False], [])
+        assert plain in ([False], []) or "bounding-box" in inside  # (a cell without a box may be plain)
         assert doc == slow_doc
         assert [d.format() for d in quick] == [d.format() for d in slow]

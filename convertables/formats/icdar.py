@@ -343,6 +343,8 @@ class _Reader:
         if count == 0:
             return None
         first = el[0]
+        if len(first) != 1:  # (ground truth: a box and instructions too) not plain, known before writing it out
+            return None
         keys = tuple(first.keys())
         try:
             pattern = _PLAIN_CELLS_PATTERNS[keys]
