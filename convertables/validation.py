@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import math
 from functools import lru_cache
-from importlib import resources
 from typing import Literal
 
 from lxml import etree
@@ -24,6 +23,8 @@ JSON_SCHEMA_FILE = "convertables.schema.json"
 
 
 def schema_bytes(name: str) -> bytes:
+    from importlib import resources  # (here: 3 ms of imports that writing JSON does not need)
+
     return resources.files("convertables").joinpath("schemas", name).read_bytes()
 
 
