@@ -208,6 +208,24 @@ def test_a_region_of_plain_cells_is_read_from_its_serialization_with_text_unesca
     assert doc == slow_doc and not diagnostics.items
 
 
+def test_plain_cells_of_a_latin1_file_read_as_its_characters():
+    data = ("<?xml version='1.0' encoding='ISO-8859-1'?>\n<document filename='d.pdf'><table id='0'>"
+            "<region id='0' page='1'><cell start-row='0' start-col='0' end-row='0' end-col='0'>"
+            "<content>Caf\u00e9 &amp; cr\u00e8me \u00b5g</content></cell></region></table></document>").encode("latin-1")
+    doc, _, plain, slow_doc, _ = _read_both_ways(data)
+    assert plain == [True]
+    assert doc.tables[0].regions[0].cells[0].content == "Caf\u00e9 & cr\u00e8me \u00b5g"
+    assert doc == slow_doc
+
+
+def test_a_region_of_more_plain_cells_than_the_limit_is_read_element_by_element(monkeypatch):
+    cells = "".join(_PLAIN.format(c, c) for c in range(3))
+    data = f"<document filename='d.pdf'><table id='0'><region>{cells}</region></table></document>".encode()
+    monkeypatch.setattr(icdar, "_PLAIN_CELLS_MAX", 2)
+    doc, _, plain, slow_doc, _ = _read_both_ways(data)
+    assert plain == [False] and doc == slow_doc and len(doc.tables[0].regions[0].cells) == 3
+
+
 def test_a_grid_error_among_plain_cells_is_reported_on_its_own_line():
     data = (b"<document filename='d.pdf'><table id='0'><region id='0' page='1'>\n"
             b"<cell start-row='0' start-col='0' end-row='0' end-col='0'><content>a</content></cell>\n"

@@ -120,6 +120,10 @@ def _plain_cells_pattern(keys: tuple[str, ...]) -> re.Pattern | None:
     return re.compile(f"<cell{attributes}>[^<]*(?:<content>([^<]*)</content>|<content/>)[^<]*</cell>")
 
 
+# The serialization and the groups found in it hold a region's text three times over
+# while its cells are made: a larger region is read element by element, in the
+# memory its cells take.
+_PLAIN_CELLS_MAX = 50_000
 _new = object.__new__
 _PLAIN_CELLS_PATTERNS: dict[tuple[str, ...], re.Pattern | None] = {}
 
@@ -340,10 +344,10 @@ class _Reader:
     def plain_cells(self, el) -> list[Cell] | None:
         """The cells of the region ``el`` when they are all plain, else None."""
         count = len(el)
-        if count == 0:
+        if not 0 < count <= _PLAIN_CELLS_MAX:
             return None
         first = el[0]
-        if len(first) != 1:  # (ground truth: a box and instructions too) not plain, known before writing it out
+        if len(first) != 1:  # a box or instructions too (the ground truth's cells): known before writing it out
             return None
         keys = tuple(first.keys())
         try:
