@@ -23,7 +23,6 @@ from typer.core import TyperGroup
 from typer.main import get_command_from_info, get_command_name
 
 from . import registry
-from .convert import Outcome, prepare
 from .diagnostics import Diagnostic, Severity, UsageError
 from .options import ReadOptions, WriteOptions
 
@@ -169,6 +168,8 @@ def _convert(
     with_caption: bool = False,
     with_footnote: bool = False,
 ) -> None:
+    from .convert import Outcome, prepare  # (here: the other commands do not load the batch's machinery)
+
     try:
         from_format = registry.get(from_name) if from_name else None
         if from_format is not None:
