@@ -346,3 +346,46 @@ def test_regions_that_only_look_plain_are_read_element_by_element(inside):
         assert plain in ([False], []) or "bounding-box" in inside  # (a cell without a box may be plain)
         assert doc == slow_doc
         assert [d.format() for d in quick] == [d.format() for d in slow]
+
+
+_PLAIN_DOCUMENT = (
+    "<?xml version='1.0' encoding='UTF-8'?>\n<document filename='p.pdf'><table id='1'><region>"
+    + "".join(f"<cell start-col='{c}' start-row='{r}' end-col='{c + (r == 0 and c == 0)}' end-row='{r}'>"
+              f"<content>{text}</content></cell>"
+              for r, row in enumerate([["A &amp; B", "", "p &lt; 0.05"], ["\u00e9t\u00e9", "1", "2"]])
+              for c, text in enumerate(row) if not (r == 0 and c == 1))
+    + "</region></table></document>"
+).encode()
+
+
+# Where an edit most often leaves the document well-formed: between elements and in
+# text, at the end of a start tag, at the start of an attribute value.
+_EDIT_AT = sorted({i + 1 for i, b in enumerate(_PLAIN_DOCUMENT) if b == ord(">")}
+                  | {i for i, b in enumerate(_PLAIN_DOCUMENT) if b == ord(">") and _PLAIN_DOCUMENT[i - 1] == ord("'")}
+                  | {i + 2 for i in range(len(_PLAIN_DOCUMENT)) if _PLAIN_DOCUMENT[i:i + 2] == b"='"})
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(_EDIT_AT), st.sampled_from(
+    [b"", b"-", b"9", b"09", b" ", b"x", b"&amp;", b"&#10;", b"\xc3\xa9", b"<b/>", b"<!-- c -->", b"<?p i?>",
+     b"<![CDATA[<&>]]>", b" id='3'", b" type='header'", b" xmlns='u'", b" xmlns:p='u'", b"<", b"&", b"'", b">",
+     b"<cell start-col='0' start-row='5' end-col='0' end-row='5'><content>n</content></cell>", b"</cell>"]),
+    st.sampled_from([0, 0, 0, 1, 2, 8])), min_size=1, max_size=3))
+def test_mutated_plain_documents_read_alike_both_ways(edits):
+    """Bytes cut from and put into a document of plain cells: both ways through its
+    region give the same cells and diagnostics, or the same error."""
+    data = bytearray(_PLAIN_DOCUMENT)
+    for at, insert, cut in sorted(edits, reverse=True):  # from the end: each edit where it was drawn
+        data[at:at + cut] = insert
+    outcomes = []
+    for plain_cells in (icdar._Reader.plain_cells, lambda self, el: None):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(icdar._Reader, "plain_cells", plain_cells)
+            diagnostics = Diagnostics("t.xml")
+            try:
+                doc = icdar.read(bytes(data), diagnostics)
+            except InputError as exc:
+                outcomes.append(("error", exc.diagnostic.format()))
+                continue
+        outcomes.append((repr(doc), [d.format() for d in diagnostics]))
+    assert outcomes[0] == outcomes[1]
