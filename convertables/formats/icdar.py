@@ -371,8 +371,8 @@ class _Reader:
         append = cells.append
         for groups in found:
             # Made field by field, as the HTML reader makes its cells: calling Cell()
-            # costs a third more. (A field added to Cell and not set here fails
-            # tests/test_format_cases.py.)
+            # costs a third more. (A field added to Cell and not set here fails the
+            # comparisons with cells read element by element in tests/test_icdar.py.)
             cell = _new(Cell)
             cell.start_row, cell.start_col, cell.end_row, cell.end_col = map(int, grid(groups))
             content = groups[-1]
