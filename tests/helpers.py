@@ -33,3 +33,29 @@ def grid(doc: Document) -> list[tuple]:
 
 def codes(diagnostics: Diagnostics) -> list[str]:
     return [d.code for d in diagnostics]
+
+
+def read_both_ways(module, data: bytes, options=None) -> tuple:
+    """``data`` read by a format ``module`` whose ``_Reader.plain_cells`` reads a region's
+    cells in bulk (or gives None), and again with every region read cell by cell:
+    (document, its diagnostics, for each region tried whether it was read in bulk,
+    the cell-by-cell document, its diagnostics)."""
+    import pytest
+
+    options = module.ReadOptions() if options is None else options
+    read_plain = module._Reader.plain_cells
+    plain: list[bool] = []
+
+    def spy(self, el):
+        cells = read_plain(self, el)
+        plain.append(cells is not None)
+        return cells
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(module._Reader, "plain_cells", spy)
+        quick = Diagnostics("x.xml")
+        quick_doc = module.read(data, quick, options)
+        patch.setattr(module._Reader, "plain_cells", lambda self, el: None)
+        slow = Diagnostics("x.xml")
+        slow_doc = module.read(data, slow, options)
+    return quick_doc, quick, plain, slow_doc, slow

@@ -9,29 +9,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from convertables.diagnostics import Diagnostics
 from convertables.formats import ctdar
 from convertables.options import ReadOptions
 
 from .conftest import corpus_path
+from .helpers import read_both_ways
 
 
-def _read_both(data: bytes, monkeypatch, options: ReadOptions = ReadOptions()):
+def _read_both(data: bytes, options: ReadOptions = ReadOptions()):
     """(bulk document, its diagnostics, cell-by-cell document, its diagnostics, regions read in bulk)."""
-    bulk_regions = []
-    plain_cells = ctdar._Reader.plain_cells
-
-    def spy(self, el):
-        cells = plain_cells(self, el)
-        bulk_regions.append(cells is not None)
-        return cells
-
-    monkeypatch.setattr(ctdar._Reader, "plain_cells", spy)
-    fast_diagnostics = Diagnostics(file="x.xml")
-    fast = ctdar.read(data, fast_diagnostics, options)
-    monkeypatch.setattr(ctdar._Reader, "plain_cells", lambda self, el: None)
-    slow_diagnostics = Diagnostics(file="x.xml")
-    slow = ctdar.read(data, slow_diagnostics, options)
+    fast, fast_diagnostics, bulk_regions, slow, slow_diagnostics = read_both_ways(ctdar, data, options)
     return fast, fast_diagnostics, slow, slow_diagnostics, bulk_regions
 
 
@@ -44,14 +31,13 @@ def _assert_same(fast, fast_diagnostics, slow, slow_diagnostics):
 
 @pytest.mark.parametrize("folder", ["gt_trackA_archival", "gt_trackB1_archival", "gt_trackB2_modern",
                                     "results_abbyy_finereader", "results_namysl_ctn"])
-def test_corpus_files_read_the_same_both_ways(folder, monkeypatch):
+def test_corpus_files_read_the_same_both_ways(folder):
     files = sorted(corpus_path("ctdar2019", folder).glob("*.xml"))
     assert files
     bulk = 0
     for path in files:
         for keep in (False, True):
-            fast, fd, slow, sd, regions = _read_both(path.read_bytes(), monkeypatch,
-                                                     ReadOptions(extra={"keep_filler_cells": keep}))
+            fast, fd, slow, sd, regions = _read_both(path.read_bytes(), ReadOptions(extra={"keep_filler_cells": keep}))
             _assert_same(fast, fd, slow, sd)
             bulk += sum(regions)
     if folder.startswith("gt_trackB"):
@@ -90,15 +76,15 @@ PLAIN = [_cell(0, 0, "1,1 50,1 50,20 1,20"), _cell(0, 1, "51,1 90,1 90,20 51,20"
      False),
     (PLAIN + [_cell(0, 1, "60,1 95,1 95,20 60,20")], True),  # two cells on one slot: a warning with its line
 ])
-def test_written_cases_read_the_same_both_ways(cells, bulk, monkeypatch):
-    fast, fd, slow, sd, regions = _read_both(_page(cells), monkeypatch)
+def test_written_cases_read_the_same_both_ways(cells, bulk):
+    fast, fd, slow, sd, regions = _read_both(_page(cells))
     _assert_same(fast, fd, slow, sd)
     assert regions == [bulk]
 
 
-def test_a_diagnostic_on_a_bulk_read_cell_names_its_line(monkeypatch):
+def test_a_diagnostic_on_a_bulk_read_cell_names_its_line():
     cells = PLAIN + [_cell(0, 1, "60,1 95,1 95,20 60,20")]
-    fast, fd, _, _, regions = _read_both(_page(cells), monkeypatch)
+    fast, fd, _, _, regions = _read_both(_page(cells))
     assert regions == [True]
     overlap = [d for d in fd.items if d.code == "slot-overlap"]
     assert [d.line for d in overlap] == [7]  # the third cell's line
@@ -112,7 +98,6 @@ _numbers = st.one_of(st.integers(-10**6, 10**6).map(str), st.floats(-1e6, 1e6, a
 @given(st.lists(st.lists(st.tuples(_numbers, _numbers), min_size=1, max_size=6), min_size=1, max_size=8))
 def test_any_points_read_the_same_both_ways(polygons):
     cells = [_cell(0, k, " ".join(f"{x},{y}" for x, y in polygon)) for k, polygon in enumerate(polygons)]
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        fast, fd, slow, sd, regions = _read_both(_page(cells), monkeypatch)
+    fast, fd, slow, sd, regions = _read_both(_page(cells))
     _assert_same(fast, fd, slow, sd)
     assert regions == [True]

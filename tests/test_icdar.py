@@ -12,7 +12,7 @@ from convertables.diagnostics import Diagnostics, InputError
 from convertables.formats import icdar
 from convertables.model import BBox, Cell, Document, Frame, Region, Table
 from convertables.validation import validate_xml
-from tests.helpers import codes
+from tests.helpers import codes, read_both_ways
 
 STRUCTURE = (
     b"<?xml version='1.0' encoding='UTF-8'?>\r\n"
@@ -168,24 +168,7 @@ def test_cells_read_by_attribute_layout_equal_cells_read_attribute_by_attribute(
 # -- regions of plain cells, read from their serialization -------------------------------
 
 def _read_both_ways(data: bytes, options: icdar.ReadOptions = icdar.ReadOptions()):
-    """(document, diagnostics, regions read as plain) the usual way, then (document,
-    diagnostics) with every region read element by element."""
-    plain = []
-    read_plain = icdar._Reader.plain_cells
-
-    def spy(self, el):
-        cells = read_plain(self, el)
-        plain.append(cells is not None)
-        return cells
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(icdar._Reader, "plain_cells", spy)
-        quick = Diagnostics("t.xml")
-        quick_doc = icdar.read(data, quick, options)
-        patch.setattr(icdar._Reader, "plain_cells", lambda self, el: None)
-        slow = Diagnostics("t.xml")
-        slow_doc = icdar.read(data, slow, options)
-    return quick_doc, quick, plain, slow_doc, slow
+    return read_both_ways(icdar, data, options)
 
 
 def test_a_region_of_plain_cells_is_read_from_its_serialization_with_text_unescaped():
@@ -194,7 +177,8 @@ def test_a_region_of_plain_cells_is_read_from_its_serialization_with_text_unesca
         "  <cell start-row='0' start-col='0' end-row='0' end-col='1' id='4' type='header'>\n"
         "    <content>p &lt; 0.05 &amp; R&amp;D &gt; x\r\n&#233;&#x1F600;\u00e9</content>\n  </cell>\n"
         "  <cell start-row='1' start-col='0' end-row='2' end-col='0' id='5' type='data'><content/></cell>\n"
-        "  <cell start-row='1' start-col='1' end-row='1' end-col='1' id='6' type=''><content><![CDATA[a<b>&]]></content>"
+        "  <cell start-row='1' start-col='1' end-row='1' end-col='1' id='6' type=''>"
+        "<content><![CDATA[a<b>&]]></content>"
         "</cell>\n"
         "</region></table></document>"
     ).encode()
@@ -211,7 +195,8 @@ def test_a_region_of_plain_cells_is_read_from_its_serialization_with_text_unesca
 def test_plain_cells_of_a_latin1_file_read_as_its_characters():
     data = ("<?xml version='1.0' encoding='ISO-8859-1'?>\n<document filename='d.pdf'><table id='0'>"
             "<region id='0' page='1'><cell start-row='0' start-col='0' end-row='0' end-col='0'>"
-            "<content>Caf\u00e9 &amp; cr\u00e8me \u00b5g</content></cell></region></table></document>").encode("latin-1")
+            "<content>Caf\u00e9 &amp; cr\u00e8me \u00b5g</content></cell></region></table></document>"
+            ).encode("latin-1")
     doc, _, plain, slow_doc, _ = _read_both_ways(data)
     assert plain == [True]
     assert doc.tables[0].regions[0].cells[0].content == "Caf\u00e9 & cr\u00e8me \u00b5g"
