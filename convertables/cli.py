@@ -431,7 +431,7 @@ def score(
     compat: Annotated[bool, typer.Option("--compat", help="Reproduce the official tool's numbers, quirks included.")] = False,
     matching: Annotated[str, typer.Option("--matching", help="cTDaR: greedy (official) or optimal.")] = "greedy",
     result_format: Annotated[Optional[str], typer.Option("--result-format", help="Format of the results (default: from content).")] = None,
-    report: ReportOpt = "text",
+    report: Annotated[str, typer.Option("--format", help="Report: text (a table on stdout) or json.")] = "text",
     per_document: Annotated[Optional[Path], typer.Option("--per-document", help="Also write per-document figures as CSV.")] = None,
     jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, show_default=False, help="Worker processes scoring documents in parallel [default: the CPUs this process may use, at most 8; 1: none].")] = None,
     force: ForceOpt = False,
@@ -454,6 +454,9 @@ def score(
     from .score import ScoreSettings, default_jobs, score_paths
     from .score.report import as_json as report_as_json, per_document_csv, render_text
 
+    if report not in ("text", "json"):
+        typer.echo(f"error: --format is text or json, not {report!r}", err=True)
+        raise typer.Exit(EXIT_USAGE)
     settings = ScoreSettings(metric=metric, variant=variant, normalise=normalise, ignore_page=ignore_page,
                              compat=compat, matching=matching, result_format=result_format,
                              pdf_dir=str(pdf_dir) if pdf_dir else None,

@@ -189,6 +189,7 @@ def test_score_command_reports_json_csv_and_exit_codes(tmp_path: Path):
     result = invoke("score", "--gt", gt, "--result", bad)
     assert result.exit_code == 1 and "xml-syntax" in result.output
     assert invoke("score", "--gt", gt, "--result", gt, "--metric", "nope").exit_code == 2
+    assert invoke("score", "--gt", gt, "--result", gt, "--format", "csv").exit_code == 2
 
 
 def test_score_uses_the_usable_cpus_unless_told(monkeypatch):

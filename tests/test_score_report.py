@@ -1,0 +1,112 @@
+"""The score command's text report: plain aligned text into a file or a pipe,
+a rich table on a terminal; the same cells either way."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from rich.console import Console
+from typer.testing import CliRunner
+
+from convertables.cli import app
+from convertables.score import ScoreSettings, score_paths
+from convertables.score.report import plain_text, render_text, summary
+from tests.conftest import ROOT
+
+SAMPLES = ROOT / "samples"
+
+
+def invoke(*args):
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+def test_the_structure_summary_as_plain_text():
+    result = invoke("score", "--gt", SAMPLES / "icdar", "--result", SAMPLES / "icdar")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[:8] == [
+        "structure (icdar2013)",
+        "",
+        "document       gt  correct  detected  precision  recall      F1",
+        "-------------  --  -------  --------  ---------  ------  ------",
+        "sample         14       14        14     1.0000  1.0000  1.0000",
+        "-------------  --  -------  --------  ---------  ------  ------",
+        "total (micro)  14       14        14     1.0000  1.0000  1.0000",
+        "document mean                            1.0000  1.0000  1.0000",
+    ]
+    assert lines[8] == "" and lines[9].startswith("normalisation: default: ASCII whitespace deleted")
+    assert lines[10].startswith("aggregation: document_mean: ")
+
+
+def _aligned(lines: list[str]) -> bool:
+    """Every cell lies within its column's rule, the separating spaces kept
+    clear, and the right-aligned ones end where their rule ends."""
+    rule = next(line for line in lines if line.startswith("--"))
+    spans = [m.span() for m in re.finditer(r"-+", rule)]
+    rows = [line for line in lines[2:] if line and not line.startswith("--")]
+    for row in rows:
+        for i, (start, end) in enumerate(spans):
+            cell = row[start:end]
+            if row[end:end + 2].strip() or (i and cell.strip() and cell[-1] == " "):
+                return False
+    return True
+
+
+def test_long_names_and_errors_are_written_whole(tmp_path: Path):
+    name = "a-document-name-longer-than-any-terminal-is-wide-" * 2
+    gt, res = tmp_path / "gt", tmp_path / "res"
+    gt.mkdir(), res.mkdir()
+    for folder in (gt, res):
+        shutil.copy(SAMPLES / "ctdar" / "sample.xml", folder / f"{name}.xml")
+    shutil.copy(SAMPLES / "ctdar" / "sample.xml", gt / "broken.xml")
+    (res / "broken.xml").write_text("<document><table>")
+    result = invoke("score", "--gt", gt, "--result", res, "--metric", "ctdar-b")
+    assert result.exit_code == 1  # a result file could not be read
+    lines = result.stdout.splitlines()
+    assert lines[0] == "ctdar-b (ctdar2019)"
+    rows = {line.split()[0]: line.split() for line in lines[4:6]}
+    assert rows[name] == [name, "6/6/6", "6/6/6", "6/6/6", "6/6/6", "1.0000"]
+    assert rows["broken"] == ["broken", "0/6/0", "0/6/0", "0/6/0", "0/6/0", "0.0000"]  # read as no tables
+    assert "broken.xml" in result.output and "xml-syntax" in result.output  # and reported
+    total = next(line for line in lines if line.startswith("total"))
+    assert total.split() == ["total", "6/12/6", "6/12/6", "6/12/6", "6/12/6", "0.6667"]
+    table = lines[:lines.index(total) + 2]
+    assert _aligned(table) and not _aligned([*table[:4], " " + table[4]])
+
+
+def test_marmot_summary_lists_the_error_types():
+    report = score_paths(SAMPLES / "marmot", SAMPLES / "marmot", ScoreSettings(metric="marmot"))
+    text = plain_text(summary(report)).splitlines()
+    assert text[2].split() == ["document", "nr", "nm", "na", "nfa", "nfu", "precision", "recall"]
+    assert text[4].split() == ["sample", "1", "0", "1", "0", "0", "1.0000", "1.0000"]
+    assert text[6].split() == ["total", "1", "0", "1", "0", "0", "1.0000", "1.0000"]
+    assert text[8] == "error types: none"
+
+
+def test_a_terminal_gets_the_same_cells_in_a_rich_table():
+    report = score_paths(SAMPLES / "icdar", SAMPLES / "icdar")
+    console = Console(record=True, width=200, color_system=None)
+    render_text(report, console=console)
+    shown = console.export_text()
+    assert "structure (icdar2013)" in shown
+    rows = [re.split(r"\s*│\s*", line.strip("│ ")) for line in shown.splitlines() if line.startswith("│")]
+    assert ["sample", "14", "14", "14", "1.0000", "1.0000", "1.0000"] in rows
+    assert ["total (micro)", "14", "14", "14", "1.0000", "1.0000", "1.0000"] in rows
+    assert "normalisation: default: ASCII whitespace deleted, upper-cased" in shown
+
+
+def test_a_piped_text_report_does_not_load_rich():
+    program = (
+        "import sys\n"
+        "from convertables.cli import main\n"
+        f"sys.argv = ['convertables', 'score', '--gt', {str(SAMPLES / 'icdar')!r}, '--result', "
+        f"{str(SAMPLES / 'icdar')!r}]\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print('rich loaded' if any(m.split('.')[0] == 'rich' for m in sys.modules) else 'rich not loaded')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True).stdout
+    assert out.startswith("structure (icdar2013)") and out.rstrip().endswith("rich not loaded")
