@@ -210,7 +210,7 @@ def test_a_cell_is_written_as_the_encoder_writes_its_dict(doc):
     encoder makes of the cell's dict (the JSON Schema's form)."""
     for table in doc.tables:
         for region in table.regions:
-            expected = [canonical_json._compact(canonical_json._cell(cell)) for cell in region.cells]
+            expected = [f"    {canonical_json._compact(canonical_json._cell(cell))}," for cell in region.cells]
             assert canonical_json._cell_lines(region.cells, {None: "null"}) == expected
 
 
@@ -220,7 +220,7 @@ def test_a_cell_with_any_index_is_written_as_the_encoder_writes_it(index):
     numbers: dict = {None: "null"}
     for cell in (Cell(index, 0, index, 1, "x", index), Cell(0, index, 2, index, None, None, None, True),
                  Cell(index, index, index, index, "y", None)):
-        assert canonical_json._cell_lines([cell], numbers) == [canonical_json._compact(canonical_json._cell(cell))]
+        assert canonical_json._cell_lines([cell], numbers) == [f"    {canonical_json._compact(canonical_json._cell(cell))},"]
 
 
 @pytest.mark.parametrize("first", [True, False], ids=["odd-ones-first", "ints-first"])
@@ -230,6 +230,8 @@ def test_integral_indices_of_other_types_are_written_as_ints_whatever_comes_firs
     lines = canonical_json._cell_lines(odd + plain if first else plain + odd, {None: "null"})
     by_content: dict[str, list[str]] = {}
     for line in lines:
+        assert line.startswith('    {"id": ') and line.endswith("},")
+        line = line.strip().rstrip(",")
         by_content.setdefault(json.loads(line)["content"], []).append(line)
     assert by_content == {
         "a": ['{"id": 0, "start_row": 1, "start_col": 1, "end_row": 2, "end_col": 2, "content": "a", '
