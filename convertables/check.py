@@ -41,6 +41,8 @@ _RANK = {Severity.INFO: 0, Severity.WARNING: 1, Severity.ERROR: 2}
 
 @dataclass(frozen=True)
 class CheckOptions:
+    """What `check` looks at beyond the file itself: the model expected, the PDFs, the ground truth."""
+
     model: str | None = None
     pdf_dir: Path | None = None
     gt: Path | None = None

@@ -21,6 +21,8 @@ _ICDAR_STEM_ENDINGS = ("-str", "-reg", "-str-result", "-reg-result")
 
 @dataclass
 class Outcome:
+    """What became of one input of a conversion: its output and diagnostics."""
+
     source: Path
     output: Path | None
     diagnostics: list[Diagnostic] = field(default_factory=list)

@@ -22,6 +22,8 @@ class Severity(str, Enum):
 
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
+    """One finding about an input: a code, its severity, a message, and where."""
+
     code: str
     severity: Severity
     message: str

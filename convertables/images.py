@@ -15,6 +15,8 @@ from .diagnostics import Diagnostic, InputError, Severity
 
 @dataclass(frozen=True)
 class ImageInfo:
+    """A page image's size in pixels and its resolution, where the file gives one."""
+
     width: int
     height: int
     dpi: float | None

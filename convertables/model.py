@@ -124,6 +124,8 @@ class Region:
 
 @dataclass(slots=True)
 class Table:
+    """A table: one region, or several where it is split across pages or parts."""
+
     id: int
     regions: list[Region] = field(default_factory=list)
 

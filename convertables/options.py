@@ -11,6 +11,8 @@ Model = Literal["auto", "structure", "region"]
 
 @dataclass(frozen=True)
 class ReadOptions:
+    """Settings for reading, passed to every reader (each takes what concerns it)."""
+
     keep_instructions: bool = False
     """ICDAR 2013: keep ``<instruction>`` elements (skipped by default: they are
     thousands per file and no metric but the official viewer uses them)."""
@@ -22,6 +24,8 @@ class ReadOptions:
 
 @dataclass(frozen=True)
 class WriteOptions:
+    """Settings for writing, passed to every writer (each takes what concerns it)."""
+
     model: Model = "auto"
     """ICDAR 2013: ``structure`` (``*-str.xml``), ``region`` (``*-reg.xml``), or
     ``auto``: structure when any region has cells."""

@@ -26,6 +26,8 @@ Sniffer = Callable[[bytes], bool]
 
 @dataclass(frozen=True)
 class Format:
+    """A format: its names, its module (imported when first used), what it can do."""
+
     name: str
     title: str
     module: str

@@ -185,6 +185,8 @@ def _pair_tables(iou: Overlaps, matching: str, compat: bool) -> dict[int, int]:
 
 @dataclass
 class Counts:
+    """Correct, ground-truth and detected counts at one IoU threshold."""
+
     correct: int = 0
     gt: int = 0
     detected: int = 0

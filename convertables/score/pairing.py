@@ -57,6 +57,8 @@ def alternative_base(key: str) -> str:
 
 @dataclass
 class DocumentPair:
+    """A document's ground-truth file(s) and the result(s) they are scored against."""
+
     document: str
     gt_files: list[Path]
     """One, or the alternatives (``a``, ``b``) of one PDF."""
@@ -72,6 +74,8 @@ class DocumentPair:
 
 @dataclass
 class Pairing:
+    """The documents paired, and the files of either side left without a partner."""
+
     pairs: list[DocumentPair] = field(default_factory=list)
     unpaired_gt: list[Path] = field(default_factory=list)
     unpaired_results: list[Path] = field(default_factory=list)

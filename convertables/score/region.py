@@ -68,6 +68,8 @@ def region_box(region: Region) -> BBox | None:
 
 @dataclass
 class _Located:
+    """A table region on its page, and the page's items it holds."""
+
     table_id: int
     region_id: int
     page: int

@@ -25,6 +25,8 @@ from .structure import TableTooLarge, scores
 
 @dataclass(frozen=True)
 class ScoreSettings:
+    """How to score: the metric and its variant, text normalisation, pairing and compatibility."""
+
     metric: str = "structure"
     variant: str | None = None
     """``structure``: ``icdar2013`` (default) or ``pubmed``."""

@@ -183,6 +183,8 @@ def scores(gt: int, correct: int, detected: int) -> dict:
 
 @dataclass
 class TableRecord:
+    """One ground-truth table (or unpaired result table) and its relation counts."""
+
     gt_table: int | None
     result_table: int | None
     page: int | None
