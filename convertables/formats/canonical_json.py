@@ -329,7 +329,7 @@ def _layout(doc: Document) -> str:
             out.append(f'   {head}, "cells": [')
             lines = _cell_lines(region.cells, numbers)
             lines[-1] = lines[-1][:-1]  # no comma after the last cell
-            out += lines  # (joined once, with the rest: every join copies the text again)
+            out.append("\n".join(lines))  # (a region's lines go as they are joined: less memory at once)
             out.append("   ]}" + ("," if r < last else ""))
         out.append("  ]}" + ("," if t < len(doc.tables) - 1 else ""))
     out.append(" ]")
