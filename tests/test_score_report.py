@@ -110,3 +110,16 @@ def test_a_piped_text_report_does_not_load_rich():
     )
     out = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True).stdout
     assert out.startswith("structure (icdar2013)") and out.rstrip().endswith("rich not loaded")
+
+
+def test_a_document_not_counted_says_why_in_its_last_column(tmp_path: Path):
+    gt = tmp_path / "gt"
+    gt.mkdir()
+    shutil.copy(SAMPLES / "marmot" / "sample.xml", gt / "sample.xml")
+    (gt / "bad.xml").write_text("<Page><Composites")
+    report = score_paths(gt, SAMPLES / "marmot", ScoreSettings(metric="marmot"))
+    lines = plain_text(summary(report)).splitlines()
+    bad = next(line for line in lines if line.startswith("bad"))
+    last_column = [m.start() for m in re.finditer(r"-+", lines[3])][-1]
+    assert bad.index(str(gt / "bad.xml") + ":1:18:") == last_column and "xml-syntax" in bad
+    assert next(line for line in lines if line.startswith("sample")).split()[1:3] == ["1", "0"]

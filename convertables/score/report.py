@@ -71,7 +71,7 @@ def _marmot_summary(report: dict) -> Summary:
     rows = []
     for record in report["documents"]:
         if not record.get("counted"):
-            rows.append([record["document"], record.get("error", ""), "", "", "", "", "", ""])
+            rows.append([record["document"], "", "", "", "", "", "", record.get("error", "")])  # as cTDaR's: last
             continue
         rows.append([record["document"], *(str(record[k]) for k in _MARMOT_COUNTS),
                      f"{record['precision']:.4f}", f"{record['recall']:.4f}"])
