@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
@@ -132,3 +134,19 @@ def test_overlaps_are_found_exactly_when_two_cells_share_a_slot(cells):
     assert bool(pairs) == shared
     for first, second in pairs:
         assert _slots(first) & _slots(second)
+
+
+@given(st.lists(st.one_of(st.integers(-10**12, 10**12).map(str), st.text("0123456789+- _x\u0661", max_size=6)),
+                max_size=30))
+def test_parsed_ints_are_what_int_gives_each_spelling(spellings):
+    parsed = grid.ParsedInts()
+    for text in spellings + spellings:  # each spelling again: from the cache the second time
+        try:
+            expected = int(text)
+        except ValueError:
+            with pytest.raises(ValueError):
+                parsed[text]
+            continue
+        value = parsed[text]
+        assert value == expected and type(value) is int
+    assert set(parsed) <= set(spellings)

@@ -83,6 +83,61 @@ def test_increments_place_regions_in_one_table_grid():
     assert rels(table) == rels(grid("A B | C D"))
 
 
+def dense_relations(cells: list[Cell], words: list[str], key_length: int, place_blank: bool) -> list[tuple]:
+    """The rule as the official tools word it, on a grid of one slot per row and
+    column, filled cell by cell (a later cell replaces an earlier one; a blank
+    one too where ``place_blank``, as the biomedical benchmark does): scan
+    every row left to right, then every column top to bottom; a link from a
+    content slot to the next content slot of another cell, its gap the empty
+    slots between; the first link of each (from, to[, direction]) counts."""
+    rows = [r for c in cells for r in (c.start_row, c.end_row)]
+    cols = [k for c in cells for k in (c.start_col, c.end_col)]
+    if not cells:
+        return []
+    r0, c0 = min(rows), min(cols)
+    slots = [[None] * (max(cols) - c0 + 1) for _ in range(max(rows) - r0 + 1)]
+    for k, cell in enumerate(cells):
+        if not words[k] and not place_blank:
+            continue
+        for r in range(cell.start_row, cell.end_row + 1):
+            for c in range(cell.start_col, cell.end_col + 1):
+                slots[r - r0][c - c0] = k if words[k] else None
+    first = {}
+    for lines, direction in ((slots, "H"), (list(zip(*slots)), "V")):
+        for line in lines:
+            previous, gap = None, 0
+            for owner in line:
+                if owner is None:
+                    gap += 1
+                elif owner != previous:
+                    if previous is not None:
+                        link = (previous, owner, direction, gap)
+                        first.setdefault(link[:key_length], link)
+                    previous, gap = owner, 0
+                else:
+                    gap = 0
+    return [(words[a], words[b], direction, gap) for a, b, direction, gap in first.values()]
+
+
+spans = st.tuples(st.integers(-2, 5), st.integers(0, 2), st.integers(-2, 5), st.integers(0, 2),
+                  st.sampled_from(["a", "b", "c", " ", ""]))
+
+
+@settings(max_examples=300)
+@given(st.lists(spans, max_size=14))
+def test_relations_are_the_dense_scan_of_the_grid(placed):
+    # spans, holes, overlaps, blank cells and negative indices; words repeat, so a
+    # relation is told apart by its cells only through the order it comes in
+    cells = [Cell(r, c, r + h, c + w, text) for r, h, c, w, text in placed]
+    words = [f"{cell.content}{k}" if cell.content.strip() else "" for k, cell in enumerate(cells)]
+    named = Table(0, [Region(0, 1, cells=[Cell(c.start_row, c.start_col, c.end_row, c.end_col, w or " ")
+                                          for c, w in zip(cells, words)])])
+    upper = [w.upper() for w in words]
+    assert list(icdar2013_relations(named, default).relations) == dense_relations(cells, upper, 3, place_blank=False)
+    expected = [relation[:3] for relation in dense_relations(cells, words, 2, place_blank=True)]
+    assert list(pubmed_relations(named).relations) == expected
+
+
 def test_normalisations():
     assert default("a b\tc\u00a0d\n") == "ABC\u00a0D"  # no-break space kept
     assert ignorechars("a-b é\n") == "A_B_"

@@ -39,7 +39,7 @@ from lxml import etree
 
 from ..diagnostics import Diagnostics
 from ..geometry import foreign_frame_note, polygon_envelope
-from ..grid import LazySourceLines, validate_document
+from ..grid import LazySourceLines, ParsedInts, validate_document
 from ..model import BBox, Cell, Document, Frame, Page, Region, Table
 from ..options import ReadOptions, WriteOptions
 from ..xmlsafe import local_name, parse_xml
@@ -93,6 +93,7 @@ class _Reader:
         self.keep_filler = bool(options.extra.get("keep_filler_cells", False))
         self.fillers = 0
         self.lines = LazySourceLines()
+        self.ints = ParsedInts()
 
     def points(self, coords) -> tuple[tuple[float, float], ...] | None:
         raw = coords.get("points")
@@ -220,7 +221,8 @@ class _Reader:
             return None
         pairs = [p.count(",") for p in points]
         try:
-            indices = [list(map(int, column)) for column in (start_rows, end_rows, start_cols, end_cols)]
+            parsed = self.ints.__getitem__  # int() of each spelling, parsed once a document
+            indices = [list(map(parsed, column)) for column in (start_rows, end_rows, start_cols, end_cols)]
             numbers = _numbers(joined)
         except (TypeError, ValueError):  # an index missing or not an integer, or a number float() refuses
             return None

@@ -43,6 +43,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
+from operator import sub
 from typing import Callable, Iterable
 
 from ..model import Document, Table
@@ -60,37 +61,62 @@ class TableTooLarge(ValueError):
 
 # -- relations of one table --------------------------------------------------------------
 
-def _links(rects: list[tuple[int, int, int, int]], is_content: list[bool]) -> list[tuple[int, int, str, int]]:
+def _band_indices(cuts: list[int], values) -> list[int] | tuple[int, ...]:
+    """Each value's position among the sorted ``cuts``. Where the cuts are
+    0, 1, 2, ... (every row starts or ends a cell, the usual), a cut is its own
+    position and the values are returned as they are."""
+    if cuts[0] == 0 and cuts[-1] == len(cuts) - 1:
+        return values
+    position = dict(zip(cuts, range(len(cuts))))
+    return list(map(position.__getitem__, values))
+
+
+def _links(rects: list[tuple[int, int, int, int]], is_content: list[bool]) -> tuple[list[tuple[int, int, str, int]], bool]:
     """Links between consecutive content slots of different cells.
 
     ``rects[k] = (r0, r1, c0, c1)`` (inclusive), placed in order, a later cell
     replacing an earlier one slot by slot. Returns ``(from, to, direction,
     empty slots between)`` in the official scan order: rows top to bottom, each
-    left to right, then columns left to right, each top to bottom.
+    left to right, then columns left to right, each top to bottom; and whether
+    a pair of cells may be linked more than once (only where a cell covers more
+    than one slot of the compressed grid: a cell on one slot has one neighbour
+    each way).
     """
     if not rects:
-        return []
-    row_cuts = sorted({r0 for r0, _, _, _ in rects} | {r1 + 1 for _, r1, _, _ in rects})
-    col_cuts = sorted({c0 for _, _, c0, _ in rects} | {c1 + 1 for _, _, _, c1 in rects})
+        return [], False
+    top, bottom, left, right = zip(*rects)
+    below = [r + 1 for r in bottom]
+    after = [c + 1 for c in right]
+    row_cuts = sorted({*top, *below})
+    col_cuts = sorted({*left, *after})
     n_rows, n_cols = len(row_cuts) - 1, len(col_cuts) - 1
     if n_rows * n_cols > MAX_BAND_SLOTS:
         raise TableTooLarge(f"the table's grid has {n_rows} x {n_cols} distinct bands")
-    row_index = {v: i for i, v in enumerate(row_cuts)}
-    col_index = {v: i for i, v in enumerate(col_cuts)}
-    heights = [row_cuts[i + 1] - row_cuts[i] for i in range(n_rows)]
-    widths = [col_cuts[j + 1] - col_cuts[j] for j in range(n_cols)]
-    grid: list[list[int]] = [[-1] * n_cols for _ in range(n_rows)]
-    for k, (r0, r1, c0, c1) in enumerate(rects):
-        j0, j1 = col_index[c0], col_index[c1 + 1]
-        for i in range(row_index[r0], row_index[r1 + 1]):
-            grid[i][j0:j1] = [k] * (j1 - j0)
+    i0, i1 = _band_indices(row_cuts, top), _band_indices(row_cuts, below)
+    j0, j1 = _band_indices(col_cuts, left), _band_indices(col_cuts, after)
+    # The compressed grid as one list, row after row; a slot holds its cell's
+    # number, -1 where no cell or a cell without content is (both are gaps).
+    owners = range(len(rects)) if all(is_content) else [k if c else -1 for k, c in enumerate(is_content)]
+    slots = [-1] * (n_rows * n_cols)
+    firsts = [i * n_cols + j for i, j in zip(i0, j0)]
+    one_slot_each = max(map(sub, i1, i0)) == 1 and max(map(sub, j1, j0)) == 1
+    if one_slot_each:
+        for first, owner in zip(firsts, owners):
+            slots[first] = owner
+    else:
+        for first, owner, a, b, c, d in zip(firsts, owners, i0, i1, j0, j1):
+            if b - a == 1 and d - c == 1:
+                slots[first] = owner
+            else:
+                for row_start in range(a * n_cols, b * n_cols, n_cols):
+                    slots[row_start + c:row_start + d] = [owner] * (d - c)
 
     links: list[tuple[int, int, str, int]] = []
 
-    def scan(slots: Iterable[int], sizes: list[int], direction: str) -> None:
+    def scan(line: list[int], sizes: list[int], direction: str) -> None:
         previous, gap = -1, 0
-        for owner, size in zip(slots, sizes):
-            if owner < 0 or not is_content[owner]:
+        for owner, size in zip(line, sizes):
+            if owner < 0:
                 gap += size
             elif owner == previous:
                 gap = 0
@@ -99,11 +125,13 @@ def _links(rects: list[tuple[int, int, int, int]], is_content: list[bool]) -> li
                     links.append((previous, owner, direction, gap))
                 previous, gap = owner, 0
 
-    for row in grid:
-        scan(row, widths, H)
-    for column in zip(*grid):
-        scan(column, heights, V)
-    return links
+    widths = list(map(sub, col_cuts[1:], col_cuts))
+    heights = list(map(sub, row_cuts[1:], row_cuts))
+    for start in range(0, n_rows * n_cols, n_cols):
+        scan(slots[start:start + n_cols], widths, H)
+    for j in range(n_cols):
+        scan(slots[j::n_cols], heights, V)
+    return links, not one_slot_each
 
 
 @dataclass(frozen=True)
@@ -123,6 +151,15 @@ class TableRelations:
         return Counter(self.relations)
 
 
+def _first_links(links: list[tuple[int, int, str, int]], key: tuple[str, ...]) -> list[tuple[int, int, str, int]]:
+    """The first link of each ``key`` (a prefix of from, to, direction, gap), in order."""
+    first: dict[tuple, tuple[int, int, str, int]] = {}
+    n = len(key)
+    for link in links:
+        first.setdefault(link[:n], link)
+    return list(first.values())
+
+
 def icdar2013_relations(table: Table, normalise: Callable[[str], str]) -> TableRelations:
     rects, words = [], []
     for region in table.regions:
@@ -133,13 +170,10 @@ def icdar2013_relations(table: Table, normalise: Callable[[str], str]) -> TableR
             rects.append((cell.start_row + region.row_increment, cell.end_row + region.row_increment,
                           cell.start_col + region.col_increment, cell.end_col + region.col_increment))
             words.append(word)
-    seen: set[tuple] = set()
-    relations = []
-    for a, b, direction, gap in _links(rects, [True] * len(rects)):
-        if (a, b, direction) in seen:
-            continue  # parallel links between the same two spanning cells count once
-        seen.add((a, b, direction))
-        relations.append((words[a], words[b], direction, gap))
+    links, may_repeat = _links(rects, [True] * len(rects))
+    if may_repeat:  # parallel links between the same two spanning cells count once
+        links = _first_links(links, ("from", "to", "direction"))
+    relations = [(words[a], words[b], direction, gap) for a, b, direction, gap in links]
     return TableRelations(table.id, table.page, tuple(relations))
 
 
@@ -147,12 +181,10 @@ def pubmed_relations(table: Table) -> TableRelations:
     cells = [cell for region in table.regions for cell in region.cells]
     rects = [(cell.start_row, cell.end_row, cell.start_col, cell.end_col) for cell in cells]
     words = [texts.pubmed(cell.content or "") for cell in cells]
-    seen: set[tuple[int, int]] = set()
-    relations = []
-    for a, b, direction, _gap in _links(rects, [bool(w) for w in words]):
-        if (a, b) not in seen:  # the benchmark keys its relations on the two cells alone
-            seen.add((a, b))
-            relations.append((words[a], words[b], direction))
+    links, may_repeat = _links(rects, [bool(w) for w in words])
+    if may_repeat:  # the benchmark keys its relations on the two cells alone
+        links = _first_links(links, ("from", "to"))
+    relations = [(words[a], words[b], direction) for a, b, direction, _gap in links]
     return TableRelations(table.id, table.page, tuple(relations))
 
 
