@@ -66,11 +66,17 @@ class Format:
 
 # -- content sniffers: cheap looks at the first bytes, no parsing -----------------------
 
+# The prologue's declarations, processing instructions, comments and doctype are
+# passed over; the first other start tag names the root. Matching stops there: the
+# rest of the head (64 KiB) is never scanned.
+_PROLOGUE_OR_ROOT = re.compile(r"<\?.*?\?>|<!--.*?-->|<!DOCTYPE[^>]*>|<([A-Za-z_][\w.:-]*)", re.S)
+
+
 def _xml_root(head: bytes) -> str | None:
-    text = head.decode("utf-8", "replace")
-    text = re.sub(r"<\?.*?\?>|<!--.*?-->|<!DOCTYPE[^>]*>", "", text, flags=re.S)
-    match = re.search(r"<([A-Za-z_][\w.:-]*)", text)
-    return match.group(1).rpartition(":")[2] if match else None
+    for match in _PROLOGUE_OR_ROOT.finditer(head.decode("utf-8", "replace")):
+        if match.group(1):
+            return match.group(1).rpartition(":")[2]
+    return None
 
 
 def _is_icdar(head: bytes) -> bool:

@@ -118,6 +118,10 @@ def test_broken_xml_is_one_clean_error(data):
         (b"PK\x03\x04rest", "a.xlsx", "xlsx"),
         (b'{\n "format": "convertables", "version": 1', "x", "json"),
         (b"whatever", "a.htm", "html"),
+        # the prologue is passed over, a tag inside a comment or doctype included
+        (b'<?xml version="1.0"?>\n<!-- <Page> --><!DOCTYPE document [<!ELEMENT Page ANY>]>\n'
+         b"<?pi <Page?><document filename='a'><table>", "a.xml", "icdar"),
+        (b'<!-- a\nlong\ncomment --><m:Page xmlns:m="urn:x" PageNum="1">', "p.xml", "marmot"),
     ],
 )
 def test_format_detection(head, name, expected):

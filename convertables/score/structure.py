@@ -192,10 +192,10 @@ def correct_relations(gt: TableRelations, result: TableRelations) -> int:
     """Multiset matching: each ground-truth relation consumes one equal result relation."""
     if not gt.relations or not result.relations:
         return 0
-    small, large = gt.counts, result.counts
-    if len(small) > len(large):
-        small, large = large, small
-    return sum(min(n, large[r]) for r, n in small.items() if r in large)
+    gt_counts, result_counts = gt.counts, result.counts
+    common = gt_counts.keys() & result_counts.keys()
+    # (a C loop each: the relations of a table are 100s, a document's 1000s)
+    return sum(map(min, map(gt_counts.__getitem__, common), map(result_counts.__getitem__, common)))
 
 
 # -- records -------------------------------------------------------------------------------

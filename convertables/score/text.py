@@ -21,7 +21,6 @@ _cached = lru_cache(maxsize=1 << 16)
 
 _ASCII_WHITESPACE = re.compile(r"[ \t\n\x0b\x0c\r]+")
 _NON_WORD = re.compile(r"[^A-Za-z0-9_]")
-_PUBMED_SPACE = re.compile(r"[ \t\r\n]+")
 
 
 @_cached
@@ -56,7 +55,8 @@ def pubmed(text: str) -> str:
     if not text.isascii():
         folded = unicodedata.normalize("NFKD", text).translate(_WITHOUT_MARKS)
         text = unicodedata.normalize("NFKC", folded).encode("ascii", "ignore").decode("ascii")
-    return _PUBMED_SPACE.sub("", text)
+    # (four replacements cost a third of one regular-expression substitution)
+    return text.replace(" ", "").replace("\t", "").replace("\r", "").replace("\n", "")
 
 
 NORMALISATIONS: dict[str, Callable[[str], str]] = {
