@@ -30,7 +30,6 @@ rectangles, clockwise from the top-left corner.
 from __future__ import annotations
 
 import functools
-import json
 import math
 import re
 from itertools import compress, repeat
@@ -57,16 +56,8 @@ _ALL_POINTS = re.compile(rf"\s*(?:{_PAIRS})?\s*")
 
 def _numbers(points: str) -> list[float]:
     """The numbers of ``points`` (pairs, already checked by _POINTS or _ALL_POINTS) as
-    float() reads each. json's C parser reads them 3x faster, where their
-    spelling is JSON's and float(int) gives float()'s value: not for "-0",
-    which float() reads as -0.0, nor for forms JSON refuses ("+1", "01", ".5")."""
-    words = points.replace(",", " ").split()
-    if "-0" not in points:
-        try:
-            return list(map(float, json.loads("[" + ",".join(words) + "]")))
-        except ValueError:
-            pass
-    return list(map(float, words))  # (raises ValueError where float() does)
+    float() reads each (raises ValueError where float() does)."""
+    return list(map(float, points.replace(",", " ").split()))
 
 
 def _cell_elements(region_el, positions: list[int]) -> list:
@@ -262,7 +253,8 @@ class _Reader:
         ys = [numbers[2 * k + 1::2 * corners] for k in range(corners)]
         x1, y1, x2, y2 = list(map(min, *xs)), list(map(min, *ys)), list(map(max, *xs)), list(map(max, *ys))
         polygons = zip(*(zip(x, y) for x, y in zip(xs, ys)))
-        boxes = map(BBox, x1, y1, x2, y2, repeat(Frame.IMAGE), polygons)
+        # tuple.__new__ makes each BBox in C, as BBox._make does, without a Python call a box
+        boxes = map(tuple.__new__, repeat(BBox), zip(x1, y1, x2, y2, repeat(Frame.IMAGE), polygons))
         start_rows, end_rows, start_cols, end_cols = indices
         # positional: start_row, start_col, end_row, end_col, content, id, bbox, header
         cells = list(map(Cell, start_rows, start_cols, end_rows, end_cols, repeat(None), ids, boxes, headers))
