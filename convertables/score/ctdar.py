@@ -33,10 +33,12 @@ STR-tree), kept sparse (:class:`~convertables.geometry.Overlaps`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import repeat
+from operator import sub
 
 from ..geometry import Overlaps, iou_matrix
 from ..model import Cell, Document, Table
-from .structure import MAX_BAND_SLOTS, TableTooLarge
+from .structure import MAX_BAND_SLOTS, TableTooLarge, band_indices
 
 THRESHOLDS = (0.6, 0.7, 0.8, 0.9)
 TABLE_PAIRING_IOU = 0.8
@@ -52,21 +54,26 @@ def cell_relations(cells: list[Cell]) -> set[tuple[int, int, str]]:
     """``(from, to, direction)`` by cell index, as the official tool links cells."""
     if not cells:
         return set()
-    row_cuts = sorted({c.start_row for c in cells} | {c.end_row + 1 for c in cells})
-    col_cuts = sorted({c.start_col for c in cells} | {c.end_col + 1 for c in cells})
+    top = [c.start_row for c in cells]
+    below = [c.end_row + 1 for c in cells]
+    left = [c.start_col for c in cells]
+    after = [c.end_col + 1 for c in cells]
+    row_cuts = sorted({*top, *below})
+    col_cuts = sorted({*left, *after})
     n_rows, n_cols = len(row_cuts) - 1, len(col_cuts) - 1
     if n_rows * n_cols > MAX_BAND_SLOTS:
         raise TableTooLarge(f"the table's grid has {n_rows} x {n_cols} distinct bands")
-    row_index = {v: i for i, v in enumerate(row_cuts)}
-    col_index = {v: i for i, v in enumerate(col_cuts)}
-    alone = _relations_of_disjoint_cells(cells, row_index, col_index, n_rows, n_cols)
+    # each cell's bands: rows i0[k] to i1[k] - 1, columns j0[k] to j1[k] - 1
+    i0, i1 = band_indices(row_cuts, top), band_indices(row_cuts, below)
+    j0, j1 = band_indices(col_cuts, left), band_indices(col_cuts, after)
+    alone = _relations_of_disjoint_cells(i0, i1, j0, j1, n_rows, n_cols)
     if alone is not None:
         return alone
     grid: list[list[tuple[int, ...]]] = [[()] * n_cols for _ in range(n_rows)]
-    for k, cell in enumerate(cells):
-        for i in range(row_index[cell.start_row], row_index[cell.end_row + 1]):
+    for k, (a, b, c, d) in enumerate(zip(i0, i1, j0, j1)):
+        for i in range(a, b):
             row = grid[i]
-            for j in range(col_index[cell.start_col], col_index[cell.end_col + 1]):
+            for j in range(c, d):
                 row[j] = row[j] + (k,)
     rects = [(c.start_row, c.end_row, c.start_col, c.end_col) for c in cells]
     relations: set[tuple[int, int, str]] = set()
@@ -102,27 +109,36 @@ def cell_relations(cells: list[Cell]) -> set[tuple[int, int, str]]:
     return relations
 
 
-def _relations_of_disjoint_cells(cells, row_index, col_index, n_rows: int, n_cols: int):
+def _relations_of_disjoint_cells(i0, i1, j0, j1, n_rows: int, n_cols: int):
     """:func:`cell_relations` where no two cells share a band slot (the usual
     case), or None. Each slot then holds one cell or none, and the relations
     along a line are its runs of occupied slots with the empty ones dropped:
     each cell links to the next different one (a cell spanning slots does not
     link to itself)."""
     grid = [-1] * (n_rows * n_cols)
-    for k, cell in enumerate(cells):
-        cols = range(col_index[cell.start_col], col_index[cell.end_col + 1])
-        for i in range(row_index[cell.start_row], row_index[cell.end_row + 1]):
-            base = i * n_cols
-            for j in cols:
-                if grid[base + j] >= 0:
-                    return None
-                grid[base + j] = k
+    firsts = [i * n_cols + j for i, j in zip(i0, j0)]
+    one_slot_each = max(map(sub, i1, i0)) == 1 and max(map(sub, j1, j0)) == 1
+    if one_slot_each:  # (the usual page: one store a cell)
+        if len(set(firsts)) < len(firsts):
+            return None
+        for first, k in zip(firsts, range(len(firsts))):
+            grid[first] = k
+    else:
+        for k, (a, b, c, d) in enumerate(zip(i0, i1, j0, j1)):
+            for base in range(a * n_cols, b * n_cols, n_cols):
+                for slot in range(base + c, base + d):
+                    if grid[slot] >= 0:
+                        return None
+                    grid[slot] = k
     relations: set[tuple[int, int, str]] = set()
     for lines, direction in (((grid[i * n_cols:(i + 1) * n_cols] for i in range(n_rows)), "H"),
                              ((grid[j::n_cols] for j in range(n_cols)), "V")):
         for line in lines:
             occupied = [k for k in line if k >= 0]
-            relations.update((a, b, direction) for a, b in zip(occupied, occupied[1:]) if a != b)
+            if one_slot_each:  # neighbours in a line are different cells
+                relations.update(zip(occupied, occupied[1:], repeat(direction)))
+            else:
+                relations.update((a, b, direction) for a, b in zip(occupied, occupied[1:]) if a != b)
     return relations
 
 

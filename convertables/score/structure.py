@@ -61,7 +61,7 @@ class TableTooLarge(ValueError):
 
 # -- relations of one table --------------------------------------------------------------
 
-def _band_indices(cuts: list[int], values) -> list[int] | tuple[int, ...]:
+def band_indices(cuts: list[int], values) -> list[int] | tuple[int, ...]:
     """Each value's position among the sorted ``cuts``. Where the cuts are
     0, 1, 2, ... (every row starts or ends a cell, the usual), a cut is its own
     position and the values are returned as they are."""
@@ -92,8 +92,8 @@ def _links(rects: list[tuple[int, int, int, int]], is_content: list[bool]) -> tu
     n_rows, n_cols = len(row_cuts) - 1, len(col_cuts) - 1
     if n_rows * n_cols > MAX_BAND_SLOTS:
         raise TableTooLarge(f"the table's grid has {n_rows} x {n_cols} distinct bands")
-    i0, i1 = _band_indices(row_cuts, top), _band_indices(row_cuts, below)
-    j0, j1 = _band_indices(col_cuts, left), _band_indices(col_cuts, after)
+    i0, i1 = band_indices(row_cuts, top), band_indices(row_cuts, below)
+    j0, j1 = band_indices(col_cuts, left), band_indices(col_cuts, after)
     # The compressed grid as one list, row after row; a slot holds its cell's
     # number, -1 where no cell or a cell without content is (both are gaps).
     owners = range(len(rects)) if all(is_content) else [k if c else -1 for k, c in enumerate(is_content)]
