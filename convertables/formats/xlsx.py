@@ -43,7 +43,7 @@ from operator import itemgetter
 from typing import NamedTuple
 
 from ..diagnostics import Diagnostics, InputError
-from ..grid import drop_pandas_default_labels, validate_region
+from ..grid import ParsedInts, drop_pandas_default_labels, validate_region
 from ..model import Cell, Document, Region, Table
 from ..options import ReadOptions, WriteOptions
 from ..xmlsafe import local_name, parse_xml
@@ -658,6 +658,7 @@ class _QuickSheet:
         hidden_rows: dict[int, bool] = {}
         row_number = 0
         value, position, columns, styles = self.value, self.position, self.columns, self.styles
+        ints = ParsedInts()  # a row's number is in each of its cells' references, a style in many cells
         style_count = len(styles)
         for row in root.iter(_ROW):
             raw_row = row.get("r")
@@ -676,7 +677,7 @@ class _QuickSheet:
                 if style is None:
                     style_id = 0
                 elif style:
-                    style_id = int(style)
+                    style_id = ints[style]
                 else:
                     raise _Unusual("an empty style")
                 if style_id >= style_count:
@@ -687,7 +688,7 @@ class _QuickSheet:
                 column = columns.get(letters)
                 digits = ref[len(letters):] if column is not None else ""
                 if 0 < len(digits) <= 7 and digits[0] != "0":
-                    r = int(digits)
+                    r = ints[digits]
                 else:
                     r, column = position(ref)
                 if r < previous_row or (r == previous_row and column <= previous_column):
