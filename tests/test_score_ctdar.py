@@ -4,7 +4,6 @@ official tool's figures on the public ABBYY results."""
 from __future__ import annotations
 
 import json
-import shutil
 
 import pytest
 

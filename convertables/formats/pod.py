@@ -40,7 +40,7 @@ from ..diagnostics import Diagnostics
 from ..geometry import polygon_envelope
 from ..grid import overlapping_cells, validate_document
 from ..model import BBox, Cell, Document, Frame, Page, Region, Table
-from ..options import ReadOptions, WriteOptions
+from ..options import ReadOptions
 from ..xmlsafe import local_name, parse_xml
 
 _RELATION = re.compile(r"^(\d+):([LRTB])$")

@@ -41,11 +41,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # numpy is imported where it is used: the other metrics never load it
-    import numpy as np
-
 from ..model import Document
 from .region import PageItems, region_box
 
@@ -86,7 +81,7 @@ def _side_by_side(boxes) -> bool:
 
 
 def score_document(gt: Document, result: Document, pages: dict[int, PageItems], penalties: dict) -> dict:
-    import numpy as np
+    import numpy as np  # (here: the other metrics never load it)
 
     threshold = penalties["threshold"]
     invert = penalties["invert_overlap_coefficients"]

@@ -44,7 +44,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 from operator import sub
-from typing import Callable, Iterable
+from typing import Callable
 
 from ..model import Document, Table
 from . import text as texts
