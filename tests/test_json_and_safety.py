@@ -212,10 +212,20 @@ def test_every_cell_is_written_on_a_line_of_its_own(doc):
 def test_a_cell_is_written_as_the_encoder_writes_its_dict(doc):
     """The writer formats cells itself; character for character what json's
     encoder makes of the cell's dict (the JSON Schema's form)."""
+    numbers, coordinates = {None: "null"}, {}  # (shared by the regions, as the writer shares them)
     for table in doc.tables:
         for region in table.regions:
             expected = [f"    {canonical_json._compact(canonical_json._cell(cell))}," for cell in region.cells]
-            assert canonical_json._cell_lines(region.cells, {None: "null"}) == expected
+            assert canonical_json._cell_lines(region.cells, numbers, coordinates) == expected
+
+
+@pytest.mark.parametrize("order", [1, -1], ids=["as-listed", "reversed"])
+def test_box_coordinates_are_written_as_the_encoder_writes_them_whatever_comes_first(order):
+    values = [0.0, -0.0, 1, 1.0, True, 0.1, 2.5, 2**60, float(2**60), 1e300, -7.0, 9007199254740993]
+    cells = [Cell(0, k, 0, k, "x", bbox=BBox(v, -v, v, 3.0, frame))
+             for k, (v, frame) in enumerate(zip(values[::order], [Frame.PDF, Frame.IMAGE] * 6))]
+    lines = canonical_json._cell_lines(cells, {None: "null"}, {})
+    assert lines == [f"    {canonical_json._compact(canonical_json._cell(cell))}," for cell in cells]
 
 
 @pytest.mark.parametrize("index", [0, 1, 4095, 4096, 65535, 10**12, -1, -4096])
@@ -224,14 +234,14 @@ def test_a_cell_with_any_index_is_written_as_the_encoder_writes_it(index):
     numbers: dict = {None: "null"}
     for cell in (Cell(index, 0, index, 1, "x", index), Cell(0, index, 2, index, None, None, None, True),
                  Cell(index, index, index, index, "y", None)):
-        assert canonical_json._cell_lines([cell], numbers) == [f"    {canonical_json._compact(canonical_json._cell(cell))},"]
+        assert canonical_json._cell_lines([cell], numbers, {}) == [f"    {canonical_json._compact(canonical_json._cell(cell))},"]
 
 
 @pytest.mark.parametrize("first", [True, False], ids=["odd-ones-first", "ints-first"])
 def test_integral_indices_of_other_types_are_written_as_ints_whatever_comes_first(first):
     odd = [Cell(True, 1.0, 2.0, 2, "a", False), Cell(0, 1.5, 0, 1.5, "b")]  # (1.5 is as json writes it)
     plain = [Cell(1, 1, 2, 2, "a", 0), Cell(0, 1, 0, 1, "c")]
-    lines = canonical_json._cell_lines(odd + plain if first else plain + odd, {None: "null"})
+    lines = canonical_json._cell_lines(odd + plain if first else plain + odd, {None: "null"}, {})
     by_content: dict[str, list[str]] = {}
     for line in lines:
         assert line.startswith('    {"id": ') and line.endswith("},")

@@ -274,7 +274,26 @@ def _index_text(n) -> str:
     return _compact(n)
 
 
-def _cell_lines(cells: list[Cell], numbers: dict) -> list[str]:
+_FRAME_TEXT = {frame: _compact(frame.value) for frame in Frame}
+
+
+def _box_text(box: BBox, coordinates: dict) -> str:
+    """``_compact(_box(box))``, its coordinates' text looked up in ``coordinates``
+    (a page's coordinates repeat from cell to cell; NaN, never found, always
+    goes to _compact, which refuses it)."""
+    if box.polygon is not None:
+        return _compact(_box(box))
+    texts = []
+    for value in box[:4]:
+        text = coordinates.get(value)
+        if text is None:
+            text = coordinates[value] = _compact(_n(value))
+        texts.append(text)
+    x1, y1, x2, y2 = texts
+    return f'{{"x1": {x1}, "y1": {y1}, "x2": {x2}, "y2": {y2}, "frame": {_FRAME_TEXT[box.frame]}}}'
+
+
+def _cell_lines(cells: list[Cell], numbers: dict, coordinates: dict) -> list[str]:
     """Each cell's line: four spaces, ``_compact(_cell(cell))`` and a comma (the
     caller drops the last one), formatted directly: no dict and no
     encoder call per cell, a sixth of the time (a large workbook has 100,000s
@@ -300,7 +319,7 @@ def _cell_lines(cells: list[Cell], numbers: dict) -> list[str]:
         if cell.bbox is not None or cell.instructions:
             text = text[:-2]
             if cell.bbox is not None:
-                text += f', "bbox": {_compact(_box(cell.bbox))}'
+                text += f', "bbox": {_box_text(cell.bbox, coordinates)}'
             if cell.instructions:
                 text += f', "instructions": {_compact(_instructions(cell.instructions))}'
             text += "},"
@@ -313,6 +332,7 @@ def _layout(doc: Document) -> str:
     goes through json's pure-Python encoder, 10x slower)."""
     data = to_data(doc, with_cells=False)
     numbers: dict = {None: "null"}
+    coordinates: dict = {}
     out = ["{"]
     for key, value in data.items():
         if key != "tables":
@@ -327,7 +347,7 @@ def _layout(doc: Document) -> str:
                 out.append(f'   {head}, "cells": []}}' + ("," if r < last else ""))
                 continue
             out.append(f'   {head}, "cells": [')
-            lines = _cell_lines(region.cells, numbers)
+            lines = _cell_lines(region.cells, numbers, coordinates)
             lines[-1] = lines[-1][:-1]  # no comma after the last cell
             out.append("\n".join(lines))  # (a region's lines go as they are joined: less memory at once)
             out.append("   ]}" + ("," if r < last else ""))

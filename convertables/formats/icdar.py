@@ -64,6 +64,7 @@ _XSI = "{http://www.w3.org/2001/XMLSchema-instance}"
 _INT_LIMIT = 10**9  # no real grid, page or id comes near; larger values are errors
 
 _GRID_ATTRIBUTES = ("start-row", "start-col", "end-row", "end-col")
+_START_OF = {"end-row": "start-row", "end-col": "start-col"}
 
 
 def _cell_layout(keys: list[str]):
@@ -76,11 +77,20 @@ def _cell_layout(keys: list[str]):
     worked out once a file and each cell's values are taken in one call:
     asking for attributes one by one costs twice as much.
     """
-    if not _CELL_ATTRIBUTES.issuperset(keys) or not set(_GRID_ATTRIBUTES).issubset(keys):
+    positions = _grid_positions(keys)
+    if positions is None or not _CELL_ATTRIBUTES.issuperset(keys):
         return None
     position = {name: i for i, name in enumerate(keys)}
-    return (operator.itemgetter(*(position[name] for name in _GRID_ATTRIBUTES)),
-            position.get("id"), position.get("type"))
+    return operator.itemgetter(*positions), position.get("id"), position.get("type")
+
+
+def _grid_positions(keys: list[str] | tuple[str, ...]) -> tuple[int, int, int, int] | None:
+    """Where start-row, start-col, end-row and end-col sit among a cell's
+    attributes; an end left out is its start (as the ground truth writes most
+    cells). None unless both starts are there."""
+    if "start-row" not in keys or "start-col" not in keys:
+        return None
+    return tuple(keys.index(name if name in keys else _START_OF[name]) for name in _GRID_ATTRIBUTES)
 
 
 # -- regions of plain cells, read from their serialization ------------------------------
@@ -370,7 +380,7 @@ class _Reader:
         # document's parsed ints (the pattern takes at most 9 digits: no range check).
         columns = list(zip(*found))
         start_rows, start_cols, end_rows, end_cols = (
-            map(self.ints.__getitem__, columns[keys.index(name)]) for name in _GRID_ATTRIBUTES)
+            map(self.ints.__getitem__, columns[at]) for at in _grid_positions(keys))
         ids = map(self.ints.__getitem__, columns[keys.index("id")]) if "id" in keys else repeat(None)
         headers = map("header".__eq__, columns[keys.index("type")]) if "type" in keys else repeat(False)
         cells = []
