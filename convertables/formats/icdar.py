@@ -69,9 +69,10 @@ _START_OF = {"end-row": "start-row", "end-col": "start-col"}
 
 def _cell_layout(keys: list[str]):
     """Where a cell's attributes sit in ``el.values()``, for the usual cell (its
-    four grid attributes, perhaps ``id`` and ``type``, nothing else): an
-    ``itemgetter`` of the four grid values and the positions of id and type
-    (or None). None for any other cell, which is read attribute by attribute.
+    grid attributes, the ends perhaps left out, perhaps ``id`` and ``type``,
+    nothing else): an ``itemgetter`` of the four grid values (an end left out:
+    its start's) and the positions of id and type (or None). None for any other
+    cell, which is read attribute by attribute.
 
     Cells of one file nearly always list their attributes alike, so this is
     worked out once a file and each cell's values are taken in one call:
