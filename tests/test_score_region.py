@@ -103,6 +103,20 @@ def test_area_variant_measures_the_item_shrunk_boxes():
     assert (r["complete"], r["pure"]) == (True, False)
 
 
+def test_area_variant_counts_an_unpaired_region_against_recall_and_a_false_positive_against_precision():
+    # gt: characters 0-4 (shrunk 0..48 x 0..10 = 480) and 5-9 (50..98 = 480); the
+    # result finds the first exactly and adds a region on page 2 (shrunk 0..18 = 180)
+    gt = doc((0, 0, 48, 10), (50, 0, 98, 10))
+    scored = score_document(gt, doc((0, 0, 48, 10), (0, 0, 18, 10, 2)), PAGES, "area")
+    paired, unpaired, false_positive = scored["regions"]
+    assert (paired["gt_area"], paired["overlap_area"], paired["result_area"]) == (480, 480, 480)
+    assert (unpaired["result_table"], unpaired["gt_area"], unpaired["overlap_area"], unpaired["result_area"],
+            unpaired["complete"]) == (None, 480, 0, 0, False)
+    assert (false_positive["gt_table"], false_positive["result_area"]) == (None, 180)
+    assert (scored["gt"], scored["correct"], scored["detected"]) == (960, 480, 660)
+    assert scored["recall"] == 0.5 and scored["precision"] == pytest.approx(480 / 660)
+
+
 def test_real_ground_truth_against_itself():
     gt = corpus_path("icdar2013", "gt")
     report = score_paths(gt, gt, ScoreSettings(metric="region", pdf_dir=str(corpus_path("icdar2013", "pdf"))), jobs=2)

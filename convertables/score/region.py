@@ -129,16 +129,19 @@ def score_document(gt: Document, result: Document, pages: dict[int, PageItems], 
         record = {"gt_table": g.table_id, "gt_region": g.region_id, "result_table": None, "result_region": None,
                   "page": g.page, "gt_items": g.count, "correct_items": 0, "result_items": 0,
                   "complete": False, "pure": None}
+        a = _shrunk(g, pages) if variant == "area" else None
+        if variant == "area":  # an unpaired region's area counts against recall
+            record.update(gt_area=_area(a) if a else 0.0, overlap_area=0.0, result_area=0.0)
         if best is not None:
             pool.remove(best)
             r = results[best]
             record.update(result_table=r.table_id, result_region=r.region_id, correct_items=best_shared,
                           result_items=r.count, complete=best_shared == g.count, pure=best_shared == r.count)
             if variant == "area":
-                a, b = _shrunk(g, pages), _shrunk(r, pages)
+                b = _shrunk(r, pages)
                 overlap = (max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])) if a and b else None
                 inter = _area(overlap) if overlap else 0.0
-                record.update(gt_area=_area(a) if a else 0.0, overlap_area=inter, result_area=_area(b) if b else 0.0)
+                record.update(overlap_area=inter, result_area=_area(b) if b else 0.0)
                 record["complete"] = bool(a) and inter >= record["gt_area"]
                 record["pure"] = bool(b) and inter >= record["result_area"]
         records.append(record)
@@ -150,8 +153,8 @@ def score_document(gt: Document, result: Document, pages: dict[int, PageItems], 
     ]
     all_records = records + false_positives
     if variant == "area":
-        for fp in false_positives:
-            shrunk = _shrunk(results[pool[false_positives.index(fp)]], pages)
+        for j, fp in zip(pool, false_positives):
+            shrunk = _shrunk(results[j], pages)
             fp.update(gt_area=0.0, overlap_area=0.0, result_area=_area(shrunk) if shrunk else 0.0)
         gt_total = sum(r["gt_area"] for r in records)
         correct = sum(r.get("overlap_area", 0.0) for r in all_records)
