@@ -123,3 +123,26 @@ def test_a_document_not_counted_says_why_in_its_last_column(tmp_path: Path):
     last_column = [m.start() for m in re.finditer(r"-+", lines[3])][-1]
     assert bad.index(str(gt / "bad.xml") + ":1:18:") == last_column and "xml-syntax" in bad
     assert next(line for line in lines if line.startswith("sample")).split()[1:3] == ["1", "0"]
+
+
+def test_a_bug_of_ours_on_one_document_is_one_line_and_the_others_are_scored(tmp_path: Path, monkeypatch):
+    import convertables.score.runner as runner
+
+    gt = tmp_path / "gt"
+    gt.mkdir()
+    for name in ("a", "b"):
+        shutil.copy(SAMPLES / "marmot" / "sample.xml", gt / f"{name}.xml")
+    read = runner._read
+
+    def read_or_fail(path, format, metric):
+        if path.name == "b.xml" and "res" in path.parts:
+            raise ZeroDivisionError("division by zero")
+        return read(path, format, metric)
+
+    monkeypatch.setattr(runner, "_read", read_or_fail)
+    res = tmp_path / "res"
+    shutil.copytree(gt, res)
+    report = score_paths(gt, res, ScoreSettings(metric="marmot"), jobs=1)
+    assert report["errors"] == [f"{res / 'b.xml'}: error internal-error unexpected ZeroDivisionError: division by "
+                                "zero (please report this with the input files)"]
+    assert [(d["document"], d.get("counted")) for d in report["documents"]] == [("a", True), ("b", False)]

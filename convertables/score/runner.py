@@ -363,6 +363,10 @@ def score_pair(pair_: DocumentPair, settings: ScoreSettings) -> dict:
         record["error"] = f"{pair_.result_file or pair_.gt_files[0]}: error table-too-large {exc}"
     except UsageError as exc:
         record["error"] = f"{pair_.result_file or pair_.gt_files[0]}: error format-unavailable {exc}"
+    except Exception as exc:  # a bug of ours: one line for this document, the others are still scored
+        record["error"] = (f"{pair_.result_file or pair_.gt_files[0]}: error internal-error unexpected "
+                           f"{type(exc).__name__}: {exc} (please report this with the input files)")
+        record["counted"] = False
     return record
 
 
