@@ -264,6 +264,52 @@ def test_a_plain_workbook_is_read_without_importing_openpyxl():
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "False\n"
 
 
+def _declaring_entity(xml: str) -> str:
+    """A part's XML with an entity declared (after its XML declaration) and used in its first text."""
+    declaration, rest = xml.split("?>", 1)
+    root = re.match(r"\s*<([\w:]+)", rest).group(1)
+    rest = re.sub(r"<t([^>]*)>[^<]*</t>", r"<t\1>&leak;</t>", rest, count=1)
+    return f'{declaration}?><!DOCTYPE {root} [<!ENTITY leak "ENTITY-EXPANDED">]>{rest}'
+
+
+def _in_utf16(xml: str) -> bytes:
+    return xml.replace('encoding="UTF-8"', 'encoding="UTF-16"').encode("utf-16")
+
+
+@pytest.mark.parametrize("part, unusual, utf16", [
+    ("xl/sharedStrings.xml", False, False),  # a part the quick reading parses
+    ("xl/worksheets/sheet3.xml", True, False),  # after sheet 1 sent the workbook to openpyxl's reading
+    ("xl/worksheets/sheet3.xml", True, True),
+    ("docProps/core.xml", True, False),  # a part only openpyxl reads
+], ids=["quick-reading", "openpyxl-reading", "openpyxl-reading-utf16", "openpyxl-reading-properties"])
+def test_a_workbook_whose_part_declares_entities_is_refused_whichever_reading(part, unusual, utf16, monkeypatch):
+    def refuse(*args, **kwargs):
+        raise AssertionError("openpyxl was asked to load the workbook")
+
+    monkeypatch.setattr(openpyxl, "load_workbook", refuse)
+    data = NITRO.read_bytes()
+    if unusual:  # a reference the quick reading leaves to openpyxl
+        data = _edited(data, "xl/worksheets/sheet1.xml", lambda x: x.replace('r="C3"', 'r="$C$3"'))
+        assert xlsx._read_sheets_quickly(data) is None
+    original = zipfile.ZipFile(io.BytesIO(data)).read(part).decode("utf-8")
+    declaring = _declaring_entity(original)
+    data = _with_sheet_xml(data, lambda x: declaring, part)
+    if utf16:
+        data = _with_part_bytes(data, part, _in_utf16(declaring))
+    with pytest.raises(xlsx.InputError) as error:
+        xlsx.read(data, Diagnostics("leak.xlsx"))
+    assert error.value.diagnostic.code == "xml-entity"
+    assert str(error.value).startswith(f"leak.xlsx: error xml-entity the workbook's part {part} declares XML entities")
+
+
+def _with_part_bytes(data: bytes, part: str, content: bytes) -> bytes:
+    source, out = zipfile.ZipFile(io.BytesIO(data)), io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
+        for item in source.infolist():
+            target.writestr(item, content if item.filename == part else source.read(item.filename))
+    return out.getvalue()
+
+
 def _with_merges(refs: list[str], unusual: bool) -> bytes:
     merges = "".join(f'<mergeCell ref="{ref}"/>' for ref in refs)
 

@@ -100,17 +100,46 @@ def _check_zip(data: bytes, diagnostics: Diagnostics) -> None:
         raise diagnostics.fail("xlsx-not-zip", "a zip archive, but not an Excel workbook (no xl/workbook.xml)")
 
 
+class _EntitiesDeclared(Exception):
+    """A part of the workbook (its name) declares XML entities."""
+
+
+def _entities_refused(part: str, diagnostics: Diagnostics) -> InputError:
+    return diagnostics.fail("xml-entity", f"the workbook's part {part} declares XML entities; they are refused for "
+                                          "safety")
+
+
+# "<!" (a DOCTYPE or a comment) as UTF-8 or UTF-16 writes it; a part without one declares no entity
+_DECLARATION_MARKS = (b"<!", "<!".encode("utf-16-le"), "<!".encode("utf-16-be"))
+
+
+def _check_entities(archive: zipfile.ZipFile) -> None:
+    """Before openpyxl reads a workbook: its XML parser expands entities, so every
+    part that may declare one goes through the safe parser first, whose refusal
+    stands (anything else wrong with a part is for openpyxl to judge)."""
+    for name in archive.namelist():
+        raw = archive.read(name)
+        if any(mark in raw for mark in _DECLARATION_MARKS):
+            try:
+                parse_xml(raw, Diagnostics())
+            except InputError as exc:
+                if exc.diagnostic.code == "xml-entity":
+                    raise _EntitiesDeclared(name) from None
+
+
 def _too_many_merged(merged: int, diagnostics: Diagnostics) -> InputError:
     return diagnostics.fail("xlsx-bomb", f"merged ranges cover {merged:,} cells; refused (limit {MAX_MERGED_CELLS:,})")
 
 
-def _check_merges(data: bytes, diagnostics: Diagnostics) -> None:
-    """Before openpyxl loads a workbook: it makes one object per cell a merged
-    range covers, so a hostile A1:XFD1048576 merge would never finish loading.
-    (The quick reading counts the ranges it reads itself.)"""
+def _check_for_openpyxl(data: bytes, diagnostics: Diagnostics) -> None:
+    """Before openpyxl loads a workbook: no part declares XML entities, and the
+    merged ranges are not too large (openpyxl makes one object per cell a merged
+    range covers, so a hostile A1:XFD1048576 merge would never finish loading).
+    The quick reading checks both in what it reads itself."""
     merged = 0
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
+        _check_entities(archive)
         for name in archive.namelist():
             if name.startswith("xl/worksheets/") and name.endswith(".xml"):
                 xml = archive.read(name)
@@ -119,6 +148,8 @@ def _check_merges(data: bytes, diagnostics: Diagnostics) -> None:
                     continue
                 for ref in _MERGE_REF.findall(xml, max(0, xml.rfind(b"<", 0, first))):
                     merged += _area(ref.decode("ascii", "replace"))
+    except _EntitiesDeclared as exc:
+        raise _entities_refused(exc.args[0], diagnostics) from None
     except (zipfile.BadZipFile, zlib.error, EOFError, OSError, RuntimeError, NotImplementedError, ValueError) as exc:
         raise diagnostics.fail("xlsx-not-zip", f"a damaged zip archive: {exc}") from None
     if merged > MAX_MERGED_CELLS:
@@ -250,8 +281,10 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
         sheets = _read_sheets_quickly(data)
     except _TooManyMerged as exc:
         raise _too_many_merged(exc.args[0], diagnostics) from None
+    except _EntitiesDeclared as exc:
+        raise _entities_refused(exc.args[0], diagnostics) from None
     if sheets is None:
-        _check_merges(data, diagnostics)
+        _check_for_openpyxl(data, diagnostics)
         sheets = _read_sheets_with_openpyxl(data, diagnostics)
     split = bool(options.extra.get("split_blank_rows", False))
     keep_labels = bool(options.extra.get("keep_pandas_labels", False))
@@ -471,8 +504,8 @@ def _read_sheets_quickly(data: bytes) -> list[_Sheet] | None:
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             book = _Book(archive)
-            return [_QuickSheet(book, title).read(archive.read(path)) for title, path in book.sheets]
-    except _TooManyMerged:
+            return [_QuickSheet(book, title).read(_xml(archive, path)) for title, path in book.sheets]
+    except (_TooManyMerged, _EntitiesDeclared):
         raise  # refused as it would be before openpyxl's reading, whichever reads
     except Exception:  # _Unusual, or anything openpyxl's own reading must judge
         return None
@@ -483,7 +516,12 @@ def _openpyxl_bool(value: str | None) -> bool:
 
 
 def _xml(archive: zipfile.ZipFile, name: str):
-    return parse_xml(archive.read(name), Diagnostics())
+    try:
+        return parse_xml(archive.read(name), Diagnostics())
+    except InputError as exc:
+        if exc.diagnostic.code == "xml-entity":
+            raise _EntitiesDeclared(name) from None
+        raise
 
 
 class _Book:
@@ -644,8 +682,7 @@ class _QuickSheet:
             return from_ISO8601(raw), "d"
         return raw, data_type
 
-    def read(self, xml: bytes) -> _Sheet:
-        root = parse_xml(xml, Diagnostics())
+    def read(self, root) -> _Sheet:
         if root.tag != _MAIN + "worksheet":
             raise _Unusual("not a worksheet in the main namespace")
         # (row, column, value, data type, (number format, bold)), in the order of the
