@@ -54,6 +54,24 @@ class LazySourceLines(dict):
         return super().get(key, default)
 
 
+# No real grid, page or id comes near; a larger number is taken as no number.
+NUMBER_LIMIT = 10**9
+
+
+def non_negative_int(text: str | None) -> int | None:
+    """The number that ``text`` writes in decimal digits (whitespace around them
+    allowed) if it is at most :data:`NUMBER_LIMIT`, else None: for ids and page
+    numbers that readers take when they are numbers. (``str.isdigit`` also admits
+    digits such as "²", which ``int`` refuses.)"""
+    if text is None:
+        return None
+    text = text.strip()
+    if not text.isdecimal() or len(text) > 10:
+        return None
+    value = int(text)
+    return value if value <= NUMBER_LIMIT else None
+
+
 class ParsedInts(dict):
     """``int(text)`` for each text looked up, each spelling parsed once. A
     document's indices repeat (a row's in each of its cells), and looking one up

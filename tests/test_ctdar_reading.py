@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from convertables.diagnostics import Diagnostics
 from convertables.formats import ctdar
 from convertables.options import ReadOptions
 
@@ -80,6 +81,21 @@ def test_written_cases_read_the_same_both_ways(cells, bulk):
     fast, fd, slow, sd, regions = _read_both(_page(cells))
     _assert_same(fast, fd, slow, sd)
     assert regions == [bulk]
+
+
+@pytest.mark.parametrize("written, read_as", [
+    ("7", 7), (" 7 ", 7), ("\u0667", 7), ("\u00b2", None), ("x", None), ("-1", None), ("9" * 12, None)])
+def test_ids_and_pages_are_taken_where_they_are_numbers(written, read_as):
+    # "\u00b2" (a superscript two) passes str.isdigit() and fails int(): read as no number
+    cells = [_cell(0, 0, "1,1 5,5", f' id="{written}"'), _cell(0, 1, "6,1 9,5", f' id="{written}"')]
+    fast, fd, slow, sd, regions = _read_both(_page(cells))
+    _assert_same(fast, fd, slow, sd)
+    assert [c.id for c in fast.tables[0].cells()] == [read_as, read_as]
+    hybrid = (f'<document><table id="{written}"><region id="{written}" page="{written}">'
+              '<Coords points="0,0 9,0 9,9 0,9"/></region></table></document>').encode()
+    table = ctdar.read(hybrid, Diagnostics("h.xml")).tables[0]
+    assert (table.id, table.regions[0].id, table.regions[0].page) == (
+        (0, 0, 1) if read_as is None else (read_as, read_as, read_as))
 
 
 def test_a_diagnostic_on_a_bulk_read_cell_names_its_line():

@@ -62,3 +62,9 @@ def test_items_survive_the_canonical_json():
 
     doc = read(SAMPLE, "marmot")
     assert canonical_json.read(dumps(doc, "json"), Diagnostics()) == doc
+
+
+@pytest.mark.parametrize("written, page", [("3", 3), (" 3 ", 3), ("\u00b3", 1), ("x", 1), ("", 1)])
+def test_the_page_number_is_taken_where_it_is_a_number(written, page):
+    data = f'<Page CropBox="0 842 595 0" PageNum="{written}"><Contents/></Page>'.encode()
+    assert marmot.read(data, Diagnostics("m.xml")).pages[0].number == page

@@ -66,3 +66,10 @@ def test_the_public_files_reproduce_99_percent_without_overlaps():
             assert overlapping_cells(region.cells) == [], path.name
         assert "pod-relations" in diagnostics.codes() or t == 0
     assert total == 4158 and held / total >= 0.99
+
+
+def test_a_cell_id_that_is_no_number_is_read_as_none():
+    # "\u00b2" (a superscript two) passes str.isdigit() and fails int()
+    doc = pod.read(SPANS.replace(b'<cell id="0"', '<cell id="\u00b2"'.encode()).replace(b'<cell id="4"', b'<cell id=" 4 "'),
+                   Diagnostics())
+    assert set(_grid(doc)) == {None, 1, 2, 3, 4, 5, 6}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 import json
 
 import pytest
@@ -134,6 +136,16 @@ def test_overlaps_are_found_exactly_when_two_cells_share_a_slot(cells):
     assert bool(pairs) == shared
     for first, second in pairs:
         assert _slots(first) & _slots(second)
+
+
+@given(st.one_of(st.none(), st.integers(-10, 10**11).map(str), st.text("0123456789 \t\n+-_x\u00b2\u0661.", max_size=12)))
+def test_a_non_negative_int_is_a_run_of_decimal_digits_within_the_limit(text):
+    value = grid.non_negative_int(text)
+    digits = None if text is None else text.strip()
+    if digits and all(unicodedata.category(ch) == "Nd" for ch in digits) and int(digits) <= grid.NUMBER_LIMIT:
+        assert value == int(digits) and type(value) is int
+    else:
+        assert value is None
 
 
 @given(st.lists(st.one_of(st.integers(-10**12, 10**12).map(str), st.text("0123456789+- _x\u0661", max_size=6)),

@@ -39,7 +39,7 @@ from lxml import etree
 
 from ..diagnostics import Diagnostics
 from ..geometry import foreign_frame_note, polygon_envelope
-from ..grid import LazySourceLines, ParsedInts, validate_document
+from ..grid import LazySourceLines, ParsedInts, non_negative_int, validate_document
 from ..model import BBox, Cell, Document, Frame, Page, Region, Table
 from ..options import ReadOptions, WriteOptions
 from ..xmlsafe import local_name, parse_xml
@@ -199,7 +199,7 @@ class _Reader:
             end_row=start_row if end_row is None else end_row,
             end_col=start_col if end_col is None else end_col,
             content=content,
-            id=int(cell_id) if cell_id is not None and cell_id.strip().isdigit() else None,
+            id=non_negative_int(cell_id),
             bbox=box,
             header=el.get("type") == "header",
         )
@@ -252,7 +252,8 @@ class _Reader:
         if 0 in pairs or not all(map(math.isfinite, numbers)) or min(map(min, indices)) < 0 or max(
                 map(max, indices)) > _INDEX_LIMIT:
             return None
-        ids = [None if i is None else int(i) if i.strip().isdigit() else None for i in ids]
+        if ids is not absent:
+            ids = list(map(non_negative_int, ids))
         headers = [kind == "header" for kind in types]
         if 1 < pairs[0] and pairs.count(pairs[0]) == len(pairs):
             cells, positions = self._same_shaped(indices, pairs[0], numbers, ids, headers)
@@ -311,20 +312,16 @@ class _Reader:
         return region
 
     def table(self, el, index: int) -> Table:
-        raw_id = el.get("id")
-        table = Table(id=int(raw_id) if raw_id is not None and raw_id.strip().isdigit() else index)
+        table_id = non_negative_int(el.get("id"))
+        table = Table(id=index if table_id is None else table_id)
         region_els = _children(el, "region")
         if not region_els:
             table.regions.append(self.region(el, 0, 1))
             return table
         for position, region_el in enumerate(region_els):
-            raw = region_el.get("id")
-            page = region_el.get("page")
-            region = self.region(
-                region_el,
-                int(raw) if raw is not None and raw.strip().isdigit() else position,
-                int(page) if page is not None and page.strip().isdigit() and int(page) >= 1 else 1,
-            )
+            region_id = non_negative_int(region_el.get("id"))
+            page = non_negative_int(region_el.get("page"))
+            region = self.region(region_el, position if region_id is None else region_id, page or 1)
             table.regions.append(region)
         if table.regions[0].bbox is None:  # the official tool takes the table's first Coords
             table.regions[0].bbox = self.outline(el)

@@ -27,6 +27,7 @@ import struct
 
 from ..diagnostics import Diagnostics
 from ..geometry import envelope
+from ..grid import non_negative_int
 from ..model import BBox, Document, Frame, Page, Region, Table, TextItem
 from ..options import ReadOptions
 from ..xmlsafe import local_name, parse_xml
@@ -61,8 +62,9 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
     if local_name(root.tag) != "Page":
         raise diagnostics.fail("marmot-root", f"root element is <{local_name(root.tag)}>, not <Page>",
                                line=root.sourceline)
-    raw_page = (root.get("PageNum") or "1").strip()
-    page_number = int(raw_page) if raw_page.isdigit() else 1
+    page_number = non_negative_int(root.get("PageNum"))
+    if page_number is None:
+        page_number = 1
     if page_number == 0:
         diagnostics.info("marmot-page", "PageNum is 0; read as page 1")
         page_number = 1

@@ -38,7 +38,7 @@ from statistics import median
 
 from ..diagnostics import Diagnostics
 from ..geometry import polygon_envelope
-from ..grid import overlapping_cells, validate_document
+from ..grid import non_negative_int, overlapping_cells, validate_document
 from ..model import BBox, Cell, Document, Frame, Page, Region, Table
 from ..options import ReadOptions
 from ..xmlsafe import local_name, parse_xml
@@ -251,8 +251,7 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
                 relations.append((index, ids[match.group(1)], match.group(2)))
         positions = rebuild_grid(boxes, relations) if boxes else []
         for (r0, c0, r1, c1), box, cell_el in zip(positions, boxes, cell_els):
-            raw_id = (cell_el.get("id") or "").strip()
-            region.cells.append(Cell(r0, c0, r1, c1, None, int(raw_id) if raw_id.isdigit() else None, box))
+            region.cells.append(Cell(r0, c0, r1, c1, None, non_negative_int(cell_el.get("id")), box))
         for a, b, d in relations:
             total += 1
             held += relation_holds(region.cells[a], region.cells[b], d)
