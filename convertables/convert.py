@@ -88,8 +88,7 @@ def convert_file(
             output = folder / output_name(relative, to_format, doc.has_cells)
             outcome.output = output
         out_diagnostics = Diagnostics(str(output) if output else "<stdout>")
-        doc = to_native_frame(doc, to_format, write_options, out_diagnostics)
-        payload = to_format.writer()(doc, out_diagnostics, write_options)
+        payload = files.dumps(doc, to_format.name, write_options, out_diagnostics)
         diagnostics.items.extend(out_diagnostics.items)
         if output is None:
             stdout.write(payload)
@@ -121,44 +120,6 @@ def convert_file(
         outcome.ok = False
     outcome.diagnostics = diagnostics.items
     return outcome
-
-
-def to_native_frame(doc, to_format: Format, options: WriteOptions, diagnostics: Diagnostics):
-    """``doc`` with its boxes in the target format's frame, where the options say
-    how (``--dpi`` with ``--page-height`` or ``--pdf``, or ``--image`` with its own
-    DPI); otherwise unchanged (the writer then says which frame it wrote)."""
-    from .geometry import PageFrame, convert_document
-    from .model import Frame
-
-    if to_format.native_frame is None or (options.dpi is None and options.image is None):
-        return doc
-    heights: dict[int, float] = {}
-    dpi = options.dpi
-    if options.image:
-        from .images import image_info
-
-        info = image_info(options.image)
-        dpi = dpi or info.dpi
-        if dpi is None:
-            diagnostics.warning("frame-unknown", f"{options.image} does not say its DPI: pass --dpi")
-            return doc
-        heights = {1: info.height * 72.0 / dpi}
-    elif options.pdf:
-        from .pdf import page_sizes
-
-        heights = {i + 1: h for i, (_, h) in enumerate(page_sizes(options.pdf))}
-    elif options.page_height is None:
-        diagnostics.warning("frame-unknown", "--dpi needs --page-height or --pdf to convert coordinates")
-        return doc
-
-    def frame_of_page(page: int):
-        height = heights.get(page, options.page_height)
-        return PageFrame(dpi, height) if height else None
-
-    converted, left = convert_document(doc, Frame(to_format.native_frame), frame_of_page)
-    if left:
-        diagnostics.warning("frame-unknown", f"{left} box(es) on pages the PDF does not have were not converted")
-    return converted
 
 
 def plan(

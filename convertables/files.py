@@ -93,10 +93,50 @@ def dumps(
     options: WriteOptions = WriteOptions(),
     diagnostics: Diagnostics | None = None,
 ) -> bytes:
-    """The bytes of ``doc`` written in ``format``."""
+    """The bytes of ``doc`` written in ``format``, its boxes first converted to
+    the format's own frame where ``options`` say how."""
     fmt = registry.get(format)
     diagnostics = diagnostics if diagnostics is not None else Diagnostics()
-    return fmt.writer()(doc, diagnostics, options)
+    return fmt.writer()(_in_native_frame(doc, fmt, options, diagnostics), diagnostics, options)
+
+
+def _in_native_frame(doc: Document, to_format: Format, options: WriteOptions, diagnostics: Diagnostics) -> Document:
+    """``doc`` with its boxes in the target format's frame, where the options say
+    how (``dpi`` with ``page_height`` or ``pdf``, or ``image`` with its own DPI);
+    otherwise unchanged (the writer then says which frame it wrote)."""
+    from .geometry import PageFrame, convert_document
+    from .model import Frame
+
+    if to_format.native_frame is None or (options.dpi is None and options.image is None):
+        return doc
+    heights: dict[int, float] = {}
+    dpi = options.dpi
+    if options.image:
+        from .images import image_info
+
+        info = image_info(options.image)
+        dpi = dpi or info.dpi
+        if dpi is None:
+            diagnostics.warning("frame-unknown", f"{options.image} does not say its DPI: pass --dpi")
+            return doc
+        heights = {1: info.height * 72.0 / dpi}
+    elif options.pdf:
+        from .pdf import page_sizes
+
+        heights = {i + 1: h for i, (_, h) in enumerate(page_sizes(options.pdf))}
+    elif options.page_height is None:
+        diagnostics.warning("frame-unknown", "--dpi needs --page-height or --pdf to convert coordinates")
+        return doc
+
+    def frame_of_page(page: int):
+        height = heights.get(page, options.page_height)
+        return PageFrame(dpi, height) if height else None
+
+    converted, left = convert_document(doc, Frame(to_format.native_frame), frame_of_page)
+    if left:
+        pages = "other than the image's (page 1)" if options.image else "the PDF does not have"
+        diagnostics.warning("frame-unknown", f"{left} box(es) on pages {pages} were not converted")
+    return converted
 
 
 def output_format(path: Path) -> Format:

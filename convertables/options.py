@@ -32,7 +32,8 @@ class WriteOptions:
     keep_blank: bool = False
     """ICDAR 2013 has no blank cells; keep them anyway (with their whitespace)."""
     dpi: float | None = None
-    """Converting between image pixels and PDF points: the image's resolution."""
+    """Converting between image pixels and PDF points (``dumps`` and ``write`` do it
+    before the writer runs): the image's resolution."""
     page_height: float | None = None
     """... and the page height in points (or ``pdf``: a PDF to read page heights from)."""
     pdf: str | None = None

@@ -77,3 +77,16 @@ def test_the_page_image_gives_height_and_dpi(tmp_path):
     bad.write_bytes(b"not an image")
     result = invoke("ctdar2icdar", sample, "-o", tmp_path / "x-str.xml", "--image", bad)
     assert result.exit_code == 1 and "image-unreadable" in result.output
+
+
+def test_the_library_converts_frames_as_the_cli_does(tmp_path):
+    from convertables import WriteOptions, dumps, read, write
+
+    doc = read(ROOT / "samples" / "ctdar" / "sample.xml")
+    options = WriteOptions(dpi=300, page_height=842)
+    for data in (dumps(doc, "icdar", options), (write(doc, tmp_path / "s-str.xml", options=options),
+                                                (tmp_path / "s-str.xml").read_bytes())[1]):
+        box = etree.fromstring(data).find(".//region/bounding-box")
+        assert float(box.get("x1")) == pytest.approx(24) and float(box.get("y2")) == pytest.approx(842 - 196 * 0.24)
+        assert b"not PDF points" not in data
+    assert b"not PDF points" in dumps(doc, "icdar")  # not told how: the frame is kept, and said
