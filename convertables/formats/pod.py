@@ -160,8 +160,9 @@ def _shrink_overlaps(cells: list[list[int]], rounds: int = 50) -> None:
     for _ in range(rounds):
         changed = False
         proxies = [Cell(r0, c0, r1, c1) for r0, c0, r1, c1 in cells]
+        position = {id(proxy): k for k, proxy in enumerate(proxies)}  # (equal cells are still two)
         for a, b in overlapping_cells(proxies):
-            i, j = proxies.index(a), proxies.index(b)
+            i, j = position[id(a)], position[id(b)]
             big, small = (i, j) if _area(cells[i]) >= _area(cells[j]) else (j, i)
             r0, c0, r1, c1 = cells[big]
             s0, t0, s1, t1 = cells[small]
