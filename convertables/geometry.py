@@ -109,13 +109,26 @@ def polygon_envelope(points: Iterable[Point], frame: Frame) -> BBox:
     return BBox(min(xs), min(ys), max(xs), max(ys), frame, pts)
 
 
-# -- polygons: area and IoU ------------------------------------------------------------------
-# shapely is imported where these are first used: converting files never needs it.
-
-def _outline_points(box: BBox) -> tuple[Point, ...]:
+def outline_points(box: BBox) -> tuple[Point, ...]:
+    """The box's polygon, or its rectangle clockwise from the top-left corner (in
+    a y-down frame; the bottom-left in a y-up one)."""
     if box.polygon:
         return box.polygon
     return ((box.x1, box.y1), (box.x2, box.y1), (box.x2, box.y2), (box.x1, box.y2))
+
+
+def coordinate_text(value: float) -> str:
+    """A coordinate as the XML formats write it: an integral value as an integer
+    (up to 1e15, where a float's integers are still exact and short), any other
+    as repr() spells the float."""
+    value = float(value)
+    if value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return repr(value)
+
+
+# -- polygons: area and IoU ------------------------------------------------------------------
+# shapely is imported where these are first used: converting files never needs it.
 
 
 def shapes(boxes: list[BBox | None]):
@@ -129,7 +142,7 @@ def shapes(boxes: list[BBox | None]):
 
     out = []
     for box in boxes:
-        pts = _outline_points(box) if box is not None else ()
+        pts = outline_points(box) if box is not None else ()
         try:
             out.append(shapely.Polygon(pts) if len(pts) >= 3 else shapely.Polygon())
         except (ValueError, shapely.errors.GEOSException):

@@ -90,3 +90,12 @@ def test_the_library_converts_frames_as_the_cli_does(tmp_path):
         assert float(box.get("x1")) == pytest.approx(24) and float(box.get("y2")) == pytest.approx(842 - 196 * 0.24)
         assert b"not PDF points" not in data
     assert b"not PDF points" in dumps(doc, "icdar")  # not told how: the frame is kept, and said
+
+
+@pytest.mark.parametrize("value, text", [
+    (5.0, "5"), (-3, "-3"), (-0.0, "0"), (2.5, "2.5"), (0.1, "0.1"), (999999999999999.0, "999999999999999"),
+    (1e15, "1000000000000000.0"), (1e300, "1e+300")])
+def test_coordinates_are_written_as_integers_where_integral_and_short(value, text):
+    from convertables.geometry import coordinate_text
+
+    assert coordinate_text(value) == text

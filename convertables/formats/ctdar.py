@@ -38,7 +38,7 @@ from itertools import compress, repeat
 from lxml import etree
 
 from ..diagnostics import Diagnostics
-from ..geometry import foreign_frame_note, polygon_envelope
+from ..geometry import coordinate_text, envelope, foreign_frame_note, outline_points, polygon_envelope
 from ..grid import LazySourceLines, ParsedInts, non_negative_int, validate_document
 from ..model import BBox, Cell, Document, Frame, Page, Region, Table
 from ..options import ReadOptions, WriteOptions
@@ -351,13 +351,8 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
 
 # -- writing ---------------------------------------------------------------------------------
 
-def _num(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else repr(float(value))
-
-
 def _points(box: BBox) -> str:
-    pts = box.polygon or ((box.x1, box.y1), (box.x2, box.y1), (box.x2, box.y2), (box.x1, box.y2))
-    return " ".join(f"{_num(x)},{_num(y)}" for x, y in pts)
+    return " ".join(f"{coordinate_text(x)},{coordinate_text(y)}" for x, y in outline_points(box))
 
 
 def write(doc: Document, diagnostics: Diagnostics, options: WriteOptions = WriteOptions()) -> bytes:
@@ -372,8 +367,7 @@ def write(doc: Document, diagnostics: Diagnostics, options: WriteOptions = Write
         if not boxes:
             cell_boxes = [c.bbox for c in table.cells() if c.bbox is not None]
             if cell_boxes and len({b.frame for b in cell_boxes}) == 1:
-                boxes = [BBox(min(b.x1 for b in cell_boxes), min(b.y1 for b in cell_boxes),
-                              max(b.x2 for b in cell_boxes), max(b.y2 for b in cell_boxes), cell_boxes[0].frame)]
+                boxes = [envelope(cell_boxes)]
         if not boxes:
             raise diagnostics.fail("missing-bbox", f"table {table.id} has no outline, which cTDaR requires")
         frames.add(boxes[0].frame)

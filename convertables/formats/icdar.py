@@ -42,7 +42,7 @@ from itertools import repeat
 from lxml import etree
 
 from ..diagnostics import Diagnostics
-from ..geometry import envelope, foreign_frame_note, ordered
+from ..geometry import coordinate_text, envelope, foreign_frame_note, ordered
 from ..grid import LazySourceLines, ParsedInts, validate_document
 from ..model import BBox, Cell, Document, Frame, Instruction, Region, Table
 from ..options import ReadOptions, WriteOptions
@@ -488,12 +488,6 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
 _INVALID_XML_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
-def _num(value: float) -> str:
-    if float(value).is_integer() and abs(value) < 1e15:
-        return str(int(value))
-    return repr(float(value))
-
-
 def _text(value: str, diagnostics: Diagnostics) -> str:
     if _INVALID_XML_CHARS.search(value):
         diagnostics.warning("xml-invalid-char", "content holds characters XML cannot carry; they are dropped")
@@ -510,7 +504,8 @@ _ATTRIBUTE_ESCAPES = str.maketrans(
 
 
 def _box_line(indent: str, box: BBox) -> str:
-    return f'{indent}<bounding-box x1="{_num(box.x1)}" y1="{_num(box.y1)}" x2="{_num(box.x2)}" y2="{_num(box.y2)}"/>'
+    text = coordinate_text
+    return f'{indent}<bounding-box x1="{text(box.x1)}" y1="{text(box.y1)}" x2="{text(box.x2)}" y2="{text(box.y2)}"/>'
 
 
 def _instruction_lines(indent: str, instructions: tuple[Instruction, ...]) -> list[str]:
