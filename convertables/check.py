@@ -34,7 +34,7 @@ from .xmlsafe import parse_xml
 TOLERANCE_PT = 2.0
 """How far (in points) a box may stick out of its region or page before it is reported."""
 
-# Reader findings that are errors for a submission, whatever the reader made of them.
+# Reader findings that weigh more in a submission than where the reader reports them.
 _ESCALATE = {"slot-overlap": Severity.ERROR, "duplicate-id": Severity.WARNING, "missing-attribute": Severity.WARNING}
 _RANK = {Severity.INFO: 0, Severity.WARNING: 1, Severity.ERROR: 2}
 

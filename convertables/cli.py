@@ -407,8 +407,6 @@ def check(
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE)
     shown = [f for f in findings if not quiet or f.severity is Severity.ERROR]
-    if report == "text" and quiet:
-        shown = [f for f in shown if f.severity is not Severity.INFO]
     sys.stdout.write(REPORTERS[report](shown))
     errors = sum(1 for f in findings if f.severity is Severity.ERROR)
     warnings = sum(1 for f in findings if f.severity is Severity.WARNING)

@@ -1,7 +1,7 @@
 """What a frame conversion needs from a page image: its pixel size and DPI.
 
-Only the file's header is read (PNG ``IHDR``/``pHYs``, JPEG ``SOF``/JFIF
-density), with the standard library: no image library is needed for this.
+Only the file's first MiB is read, for its headers (PNG ``IHDR``/``pHYs``, JPEG
+``SOF``/JFIF density), with the standard library: no image library is needed.
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ def _fail(path: Path, message: str) -> InputError:
 def image_info(path: str | Path) -> ImageInfo:
     path = Path(path)
     try:
-        head = path.read_bytes()[: 1 << 20]
+        with path.open("rb") as image:
+            head = image.read(1 << 20)
     except OSError as exc:
         raise _fail(path, f"cannot be read: {exc.strerror or exc}") from None
     if head.startswith(b"\x89PNG\r\n\x1a\n"):

@@ -44,7 +44,6 @@ from ..options import ReadOptions
 from ..xmlsafe import local_name, parse_xml
 
 _RELATION = re.compile(r"^(\d+):([LRTB])$")
-_INVERSE = {"L": "R", "R": "L", "T": "B", "B": "T"}
 
 
 class _Edges:
