@@ -1,4 +1,4 @@
-"""Pre-flight checks (SPEC 4): is a submission, or a ground truth, well-formed?
+"""Pre-flight checks (README, "Checking submissions"): is a submission, or a ground truth, well-formed?
 
 Layers, for each file:
 

@@ -383,7 +383,7 @@ def check(
     strict: Annotated[bool, typer.Option("--strict", help="Fail on warnings too.")] = False,
     quiet: QuietOpt = False,
 ) -> None:
-    """Pre-flight checks of submissions or ground truth (SPEC 4).
+    """Pre-flight checks of submissions or ground truth.
 
     Exit codes: 0 no errors (warnings allowed), 1 errors (or warnings with --strict), 2 usage.
 

@@ -1,6 +1,6 @@
 """Geometry: the one module that owns coordinate frames.
 
-Frames (SPEC 1): ``pdf`` is PDF points, origin bottom-left, y up; ``image`` is
+Frames (docs/formats.md, "Coordinate frames"): ``pdf`` is PDF points, origin bottom-left, y up; ``image`` is
 pixels, origin top-left, y down. Converting needs the DPI and the page height::
 
     x_pt = x_px * 72 / dpi

@@ -4,7 +4,7 @@ Every reader produces a :class:`Document`; every writer consumes one. Nothing in
 this module reads or writes files, and it imports nothing outside the standard
 library (see STYLE.md, principle 1).
 
-Conventions, from SPEC section 1:
+Conventions (README, "The canonical model"; docs/formats.md, "Coordinate frames"):
 
 * rows and columns are 0-based and inclusive (``end >= start``);
 * pages are 1-based;

@@ -1,4 +1,4 @@
-"""Marmot page XML (fixtures written from the SPEC: no original file is public)."""
+"""Marmot page XML (fixtures written from the format's description, docs/formats.md: no original file is public)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The cTDaR metrics: hand-computed cases for each rule of SPEC 5.3, and the
+"""The cTDaR metrics: hand-computed cases for each rule of docs/scoring.md, `--metric ctdar-a`/`ctdar-b`, and the
 official tool's figures on the public ABBYY results."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Marmot error types: hand-computed cases (SPEC 5.4)."""
+"""Marmot error types: hand-computed cases (docs/scoring.md, `--metric marmot`)."""
 
 from __future__ import annotations
 

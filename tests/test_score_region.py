@@ -1,4 +1,4 @@
-"""The ICDAR 2013 region metric: hand-computed cases for each rule of SPEC 5.2,
+"""The ICDAR 2013 region metric: hand-computed cases for each rule of docs/scoring.md, `--metric region`,
 and the real ground truth against itself with its PDFs."""
 
 from __future__ import annotations

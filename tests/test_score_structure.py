@@ -1,4 +1,4 @@
-"""The ICDAR 2013 structure metric: hand-computed cases for each rule of SPEC 5.1,
+"""The ICDAR 2013 structure metric: hand-computed cases for each rule of docs/scoring.md, `--metric structure`,
 and agreement with the official tool on the real corpus."""
 
 from __future__ import annotations

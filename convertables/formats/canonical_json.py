@@ -1,4 +1,4 @@
-"""The canonical model as JSON (SPEC 2.7), field for field.
+"""The canonical model as JSON (docs/formats.md, `json`), field for field.
 
 Validated against ``schemas/convertables.schema.json`` on read; the writer's
 output validates against it too. Coordinates keep their frame, unknown content

@@ -1,4 +1,4 @@
-"""ICDAR 2019 cTDaR XML (SPEC 2.4): Track A (tables), Track B (cells), and the
+"""ICDAR 2019 cTDaR XML (docs/formats.md, `ctdar`): Track A (tables), Track B (cells), and the
 result hybrid some systems write.
 
 Ground truth::

@@ -1,4 +1,4 @@
-"""HTML tables (SPEC 2.2), including FineReader, Acrobat and pandas exports.
+"""HTML tables (docs/formats.md, `html`), including FineReader, Acrobat and pandas exports.
 
 Parsing: lxml's HTML parser (libxml2's, in recovery mode, no network, no
 ``huge_tree``), its tree read directly. It is the parser that beautifulsoup's

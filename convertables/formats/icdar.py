@@ -1,4 +1,4 @@
-"""ICDAR 2013 Table Competition XML: region model and cell-structure model (SPEC 2.1).
+"""ICDAR 2013 Table Competition XML: region model and cell-structure model (docs/formats.md, `icdar`).
 
 Region model::
 

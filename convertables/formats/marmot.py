@@ -1,4 +1,4 @@
-"""Marmot dataset page XML (SPEC 2.6): tables as regions, and the page's unit objects.
+"""Marmot dataset page XML (docs/formats.md, `marmot`): tables as regions, and the page's unit objects.
 
     Page[@CropBox,@PageNum]/Contents/(Leafs[@Label]/Leaf[@BBox,@Label,@LID,@PLID,...],
                                       Composites[@Label]/Composite[@BBox,@Label,@LID,@PLID,@CLIDs,...])

@@ -1,4 +1,4 @@
-"""ICDAR 2017 POD neighbour-annotated structure XML (SPEC 2.5), also used by the
+"""ICDAR 2017 POD neighbour-annotated structure XML (docs/formats.md, `pod`), also used by the
 cTDaR supplement::
 
     document[@filename]/table/(Coords, cell[@id,@neighbors]/Coords)*

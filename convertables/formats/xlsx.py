@@ -1,4 +1,4 @@
-"""Excel workbooks (SPEC 2.3), including Nitro "To Excel" and pandas exports.
+"""Excel workbooks (docs/formats.md, `xlsx`), including Nitro "To Excel" and pandas exports.
 
 Reading (cached values, as openpyxl reads them; the usual workbook's XML read
 here, see "reading quickly" below): each worksheet is a table, its position the

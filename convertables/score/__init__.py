@@ -1,4 +1,4 @@
-"""The scorer: every metric, for the CLI and for Python alike (SPEC 5).
+"""The scorer: every metric, for the CLI and for Python alike (docs/scoring.md).
 
     from convertables.score import ScoreSettings, score_paths
     report = score_paths("gt/", "results/", ScoreSettings(metric="structure"))
@@ -6,7 +6,7 @@
 
 Every metric first yields one record per document (with its per-table records);
 totals and means are derived from those records, and the report says which
-metric, variant, normalisation and aggregation produced them (SPEC 5.5).
+metric, variant, normalisation and aggregation produced them (docs/scoring.md, "The JSON report").
 """
 
 from __future__ import annotations

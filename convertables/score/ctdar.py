@@ -1,4 +1,4 @@
-"""The ICDAR 2019 cTDaR metrics (SPEC 5.3): Track A (tables) and Track B (cells).
+"""The ICDAR 2019 cTDaR metrics (docs/scoring.md, `--metric ctdar-a`/`ctdar-b`): Track A (tables) and Track B (cells).
 
 As the official tool (cndplab-founder/ctdar_measurement_tool) computes them:
 

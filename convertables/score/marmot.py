@@ -1,4 +1,4 @@
-"""Marmot's table-detection error types (SPEC 5.4; the Marmot paper, section III.C).
+"""Marmot's table-detection error types (docs/scoring.md, `--metric marmot`; the Marmot paper, section III.C).
 
 Per page, ground-truth tables and result tables are related through the unit
 objects (the page's characters) they share: an object belongs to a table when

@@ -1,5 +1,5 @@
 """The ICDAR 2013 region metric: completeness and purity, with character-level
-precision and recall (SPEC 5.2).
+precision and recall (docs/scoring.md, `--metric region`).
 
 The items are the page's character elements: extracted from the PDF
 (:mod:`convertables.pdf`) or, for Marmot input, its ``Char`` leaves. An item

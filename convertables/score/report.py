@@ -1,7 +1,7 @@
 """Reports of a scoring run: a summary table for people, CSV per document,
 and the JSON report.
 
-The JSON report (SPEC 5.5) is the runner's dict itself; these functions only
+The JSON report (docs/scoring.md, "The JSON report") is the runner's dict itself; these functions only
 present it.
 """
 

@@ -433,7 +433,7 @@ def score_paths(
 ) -> dict:
     """Score every result document under ``result`` against the ground truth under ``gt``.
 
-    Returns the report of SPEC 5.5. ``on_document(record, total)`` is called as
+    Returns the report (docs/scoring.md, "The JSON report"). ``on_document(record, total)`` is called as
     each document is done (for progress).
     """
     metric = get_metric(settings.metric)

@@ -1,4 +1,4 @@
-"""The ICDAR 2013 structure metric: adjacency relations (SPEC 5.1).
+"""The ICDAR 2013 structure metric: adjacency relations (docs/scoring.md, `--metric structure`).
 
 Default (``variant="icdar2013"``), as T. Hassan's official ``dataset-tools``
 (``MeasureRecognitionPerformance -str``) computes it:

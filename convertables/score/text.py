@@ -1,4 +1,4 @@
-"""Text normalisations of the structure metrics (SPEC 5.1).
+"""Text normalisations of the structure metrics (docs/scoring.md, `--metric structure`).
 
 ``default``, ``ignorechars`` and ``ignorechars2`` are the official ICDAR 2013
 tool's three rules: delete ASCII whitespace (``[ \\t\\n\\v\\f\\r]``: a no-break
