@@ -10,12 +10,17 @@ from pathlib import Path
 
 import pytest
 
-from convertables import ReadOptions, read
+from convertables import ReadOptions, read, registry
 from convertables.diagnostics import Diagnostics
 from tests.conftest import CASES
 
-FORMATS = ("html", "xlsx")
-CASE_DIRS = sorted(p for f in FORMATS if (CASES / f).is_dir() for p in (CASES / f).iterdir() if p.is_dir())
+NOT_FORMATS = ("check", "hostile")  # the other folders of tests/cases/, run by their own tests
+FORMAT_DIRS = sorted(p for p in CASES.iterdir() if p.is_dir() and p.name not in NOT_FORMATS)
+CASE_DIRS = sorted(p for f in FORMAT_DIRS for p in f.iterdir() if p.is_dir() and p.name != "__pycache__")
+
+
+def test_every_folder_of_cases_names_a_format():
+    assert FORMAT_DIRS and all(f.name in registry.FORMATS for f in FORMAT_DIRS)
 
 
 def _input(case: Path) -> Path:
