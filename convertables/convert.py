@@ -16,9 +16,6 @@ from .diagnostics import Diagnostic, Diagnostics, InputError, UsageError
 from .options import ReadOptions, WriteOptions
 from .registry import Format
 
-_ICDAR_STEM_ENDINGS = ("-str", "-reg", "-str-result", "-reg-result")
-
-
 @dataclass
 class Outcome:
     """What became of one input of a conversion: its output and diagnostics."""
@@ -52,12 +49,8 @@ def collect_inputs(inputs: Iterable[Path], from_format: Format | None) -> tuple[
 
 def output_name(relative: Path, target: Format, has_cells: bool) -> Path:
     """``eu-001-str.xml`` -> ``eu-001-str.json``; ``page.html`` -> ``page-str.xml``."""
-    stem = relative.name
-    for suffix in registry.input_suffixes():
-        if stem.lower().endswith(suffix):
-            stem = stem[: -len(suffix)]
-            break
-    if target.name == "icdar" and not stem.endswith(_ICDAR_STEM_ENDINGS):
+    stem = registry.without_suffix(relative.name)
+    if target.name == "icdar" and registry.model_named(stem) is None:
         stem += "-str" if has_cells else "-reg"
     return relative.with_name(stem + target.default_suffix)
 

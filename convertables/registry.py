@@ -160,3 +160,24 @@ def detect(path: Path, head: bytes) -> Format | None:
 
 def input_suffixes() -> set[str]:
     return {s for f in FORMATS.values() for s in f.suffixes}
+
+
+def without_suffix(name: str) -> str:
+    """A file name without the suffix of the format it is in (any case):
+    ``eu-001-str.XML`` -> ``eu-001-str``; other names as they are."""
+    lowered = name.lower()
+    for suffix in input_suffixes():
+        if lowered.endswith(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
+MODEL_ENDINGS = {"structure": ("-str", "-str-result"), "region": ("-reg", "-reg-result")}
+"""How ICDAR 2013 file names end (before the suffix) to say the model they hold:
+``eu-001-str.xml``, ``eu-001-reg-result.xml``."""
+
+
+def model_named(stem: str) -> str | None:
+    """``structure`` or ``region`` where a name without its suffix ends so."""
+    lowered = stem.lower()
+    return next((model for model, endings in MODEL_ENDINGS.items() if lowered.endswith(endings)), None)

@@ -14,19 +14,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
-_FORMAT_SUFFIXES = (".xml", ".json", ".html", ".htm", ".xhtml", ".xlsx", ".xlsm")
-_MODEL_ENDINGS = ("-str-result", "-reg-result", "-str", "-reg")
+from .. import registry
+
 _ALTERNATIVE = re.compile(r"^(.*\d)([ab])$")
 
 
 def document_key(path: Path) -> str:
-    name = path.name
-    lowered = name.lower()
-    for suffix in _FORMAT_SUFFIXES:
-        if lowered.endswith(suffix):
-            name = name[: -len(suffix)]
-            break
-    for ending in _MODEL_ENDINGS:
+    name = registry.without_suffix(path.name)
+    for ending in (e for endings in registry.MODEL_ENDINGS.values() for e in endings):
         if name.endswith(ending):
             name = name[: -len(ending)]
             break
@@ -37,16 +32,7 @@ def document_key(path: Path) -> str:
 
 def model_of(path: Path) -> str | None:
     """``structure`` or ``region`` where the name says so (``-str``, ``-reg-result``...)."""
-    stem = path.name.lower()
-    for suffix in _FORMAT_SUFFIXES:
-        if stem.endswith(suffix):
-            stem = stem[: -len(suffix)]
-            break
-    if stem.endswith(("-str", "-str-result")):
-        return "structure"
-    if stem.endswith(("-reg", "-reg-result")):
-        return "region"
-    return None
+    return registry.model_named(registry.without_suffix(path.name))
 
 
 def alternative_base(key: str) -> str:
