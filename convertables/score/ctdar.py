@@ -34,11 +34,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import repeat
-from operator import sub
 
 from ..geometry import Overlaps, iou_matrix
 from ..model import Cell, Document, Table
-from .structure import MAX_BAND_SLOTS, TableTooLarge, band_indices
+from .structure import Bands, bands
 
 THRESHOLDS = (0.6, 0.7, 0.8, 0.9)
 TABLE_PAIRING_IOU = 0.8
@@ -54,21 +53,13 @@ def cell_relations(cells: list[Cell]) -> set[tuple[int, int, str]]:
     """``(from, to, direction)`` by cell index, as the official tool links cells."""
     if not cells:
         return set()
-    top = [c.start_row for c in cells]
-    below = [c.end_row + 1 for c in cells]
-    left = [c.start_col for c in cells]
-    after = [c.end_col + 1 for c in cells]
-    row_cuts = sorted({*top, *below})
-    col_cuts = sorted({*left, *after})
-    n_rows, n_cols = len(row_cuts) - 1, len(col_cuts) - 1
-    if n_rows * n_cols > MAX_BAND_SLOTS:
-        raise TableTooLarge(f"the table's grid has {n_rows} x {n_cols} distinct bands")
-    # each cell's bands: rows i0[k] to i1[k] - 1, columns j0[k] to j1[k] - 1
-    i0, i1 = band_indices(row_cuts, top), band_indices(row_cuts, below)
-    j0, j1 = band_indices(col_cuts, left), band_indices(col_cuts, after)
-    alone = _relations_of_disjoint_cells(i0, i1, j0, j1, n_rows, n_cols)
+    cell_bands = bands([c.start_row for c in cells], [c.end_row + 1 for c in cells],
+                       [c.start_col for c in cells], [c.end_col + 1 for c in cells])
+    alone = _relations_of_disjoint_cells(cell_bands)
     if alone is not None:
         return alone
+    # Cells share slots: each slot holds the tuple of its occupants.
+    row_cuts, col_cuts, n_rows, n_cols, i0, i1, j0, j1, _, _ = cell_bands
     grid: list[list[tuple[int, ...]]] = [[()] * n_cols for _ in range(n_rows)]
     for k, (a, b, c, d) in enumerate(zip(i0, i1, j0, j1)):
         for i in range(a, b):
@@ -79,10 +70,14 @@ def cell_relations(cells: list[Cell]) -> set[tuple[int, int, str]]:
     relations: set[tuple[int, int, str]] = set()
 
     def link(here: tuple[int, ...], there: tuple[int, ...], direction: str, adjacent: bool) -> None:
+        """Link the occupants of two slots of a line, as the tool does: across
+        empty slots, every occupant to every occupant; between neighbouring
+        slots (or within one band), never a cell to itself, nor two cells of
+        exactly the same span that share both slots."""
         for x in here:
             for y in there:
                 if not adjacent:
-                    relations.add((x, y, direction))  # across empty slots: every occupant
+                    relations.add((x, y, direction))
                 elif x != y and (len(here) == 1 or len(there) == 1 or rects[x] != rects[y]):
                     relations.add((x, y, direction))
 
@@ -90,7 +85,7 @@ def cell_relations(cells: list[Cell]) -> set[tuple[int, int, str]]:
         for j, here in enumerate(line):
             if not here:
                 continue
-            if sizes[j] > 1:  # the band is adjacent to itself
+            if sizes[j] > 1:  # a band over several grid lines neighbours itself: its occupants link
                 link(here, here, direction, True)
             if j + 1 < len(line):
                 if line[j + 1]:
@@ -109,15 +104,14 @@ def cell_relations(cells: list[Cell]) -> set[tuple[int, int, str]]:
     return relations
 
 
-def _relations_of_disjoint_cells(i0, i1, j0, j1, n_rows: int, n_cols: int):
+def _relations_of_disjoint_cells(cell_bands: Bands):
     """:func:`cell_relations` where no two cells share a band slot (the usual
     case), or None. Each slot then holds one cell or none, and the relations
     along a line are its runs of occupied slots with the empty ones dropped:
     each cell links to the next different one (a cell spanning slots does not
     link to itself)."""
+    _, _, n_rows, n_cols, i0, i1, j0, j1, firsts, one_slot_each = cell_bands
     grid = [-1] * (n_rows * n_cols)
-    firsts = [i * n_cols + j for i, j in zip(i0, j0)]
-    one_slot_each = max(map(sub, i1, i0)) == 1 and max(map(sub, j1, j0)) == 1
     if one_slot_each:  # (the usual page: one store a cell)
         if len(set(firsts)) < len(firsts):
             return None

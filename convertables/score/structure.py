@@ -44,7 +44,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 from operator import sub
-from typing import Callable
+from typing import Callable, NamedTuple, Sequence
 
 from ..model import Document, Table
 from . import text as texts
@@ -71,6 +71,41 @@ def band_indices(cuts: list[int], values) -> list[int] | tuple[int, ...]:
     return list(map(position.__getitem__, values))
 
 
+class Bands(NamedTuple):
+    """The compressed grid of a table's cells: its rows and columns are the bands
+    between cell boundaries (``row_cuts``, ``col_cuts``, sorted), and cell ``k``
+    covers band rows ``i0[k]`` to ``i1[k] - 1`` and band columns ``j0[k]`` to
+    ``j1[k] - 1``. ``firsts[k]`` is its first slot in a row-major list of the
+    ``n_rows * n_cols`` slots; ``one_slot_each`` when every cell covers one slot."""
+
+    row_cuts: list[int]
+    col_cuts: list[int]
+    n_rows: int
+    n_cols: int
+    i0: Sequence[int]
+    i1: Sequence[int]
+    j0: Sequence[int]
+    j1: Sequence[int]
+    firsts: list[int]
+    one_slot_each: bool
+
+
+def bands(top: Sequence[int], below: Sequence[int], left: Sequence[int], after: Sequence[int]) -> Bands:
+    """The :class:`Bands` of cells given by their first row, the row after their
+    last, their first column and the column after their last; raises
+    :class:`TableTooLarge` beyond :data:`MAX_BAND_SLOTS`."""
+    row_cuts = sorted({*top, *below})
+    col_cuts = sorted({*left, *after})
+    n_rows, n_cols = len(row_cuts) - 1, len(col_cuts) - 1
+    if n_rows * n_cols > MAX_BAND_SLOTS:
+        raise TableTooLarge(f"the table's grid has {n_rows} x {n_cols} distinct bands")
+    i0, i1 = band_indices(row_cuts, top), band_indices(row_cuts, below)
+    j0, j1 = band_indices(col_cuts, left), band_indices(col_cuts, after)
+    firsts = [i * n_cols + j for i, j in zip(i0, j0)]
+    one_slot_each = max(map(sub, i1, i0)) == 1 and max(map(sub, j1, j0)) == 1
+    return Bands(row_cuts, col_cuts, n_rows, n_cols, i0, i1, j0, j1, firsts, one_slot_each)
+
+
 def _links(rects: list[tuple[int, int, int, int]], is_content: list[bool]) -> tuple[list[tuple[int, int, str, int]], bool]:
     """Links between consecutive content slots of different cells.
 
@@ -85,21 +120,12 @@ def _links(rects: list[tuple[int, int, int, int]], is_content: list[bool]) -> tu
     if not rects:
         return [], False
     top, bottom, left, right = zip(*rects)
-    below = [r + 1 for r in bottom]
-    after = [c + 1 for c in right]
-    row_cuts = sorted({*top, *below})
-    col_cuts = sorted({*left, *after})
-    n_rows, n_cols = len(row_cuts) - 1, len(col_cuts) - 1
-    if n_rows * n_cols > MAX_BAND_SLOTS:
-        raise TableTooLarge(f"the table's grid has {n_rows} x {n_cols} distinct bands")
-    i0, i1 = band_indices(row_cuts, top), band_indices(row_cuts, below)
-    j0, j1 = band_indices(col_cuts, left), band_indices(col_cuts, after)
+    grid = bands(top, [r + 1 for r in bottom], left, [c + 1 for c in right])
+    row_cuts, col_cuts, n_rows, n_cols, i0, i1, j0, j1, firsts, one_slot_each = grid
     # The compressed grid as one list, row after row; a slot holds its cell's
     # number, -1 where no cell or a cell without content is (both are gaps).
     owners = range(len(rects)) if all(is_content) else [k if c else -1 for k, c in enumerate(is_content)]
     slots = [-1] * (n_rows * n_cols)
-    firsts = [i * n_cols + j for i, j in zip(i0, j0)]
-    one_slot_each = max(map(sub, i1, i0)) == 1 and max(map(sub, j1, j0)) == 1
     if one_slot_each:
         for first, owner in zip(firsts, owners):
             slots[first] = owner
@@ -151,12 +177,12 @@ class TableRelations:
         return Counter(self.relations)
 
 
-def _first_links(links: list[tuple[int, int, str, int]], key: tuple[str, ...]) -> list[tuple[int, int, str, int]]:
-    """The first link of each ``key`` (a prefix of from, to, direction, gap), in order."""
+def _first_links(links: list[tuple[int, int, str, int]], same: int) -> list[tuple[int, int, str, int]]:
+    """The first of the links that agree in their first ``same`` fields (of from,
+    to, direction, gap), in order."""
     first: dict[tuple, tuple[int, int, str, int]] = {}
-    n = len(key)
     for link in links:
-        first.setdefault(link[:n], link)
+        first.setdefault(link[:same], link)
     return list(first.values())
 
 
@@ -172,7 +198,7 @@ def icdar2013_relations(table: Table, normalise: Callable[[str], str]) -> TableR
             words.append(word)
     links, may_repeat = _links(rects, [True] * len(rects))
     if may_repeat:  # parallel links between the same two spanning cells count once
-        links = _first_links(links, ("from", "to", "direction"))
+        links = _first_links(links, same=3)  # from, to, direction
     relations = [(words[a], words[b], direction, gap) for a, b, direction, gap in links]
     return TableRelations(table.id, table.page, tuple(relations))
 
@@ -183,7 +209,7 @@ def pubmed_relations(table: Table) -> TableRelations:
     words = [texts.pubmed(cell.content or "") for cell in cells]
     links, may_repeat = _links(rects, [bool(w) for w in words])
     if may_repeat:  # the benchmark keys its relations on the two cells alone
-        links = _first_links(links, ("from", "to"))
+        links = _first_links(links, same=2)  # from, to
     relations = [(words[a], words[b], direction) for a, b, direction, _gap in links]
     return TableRelations(table.id, table.page, tuple(relations))
 
