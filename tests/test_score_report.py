@@ -146,3 +146,15 @@ def test_a_bug_of_ours_on_one_document_is_one_line_and_the_others_are_scored(tmp
     assert report["errors"] == [f"{res / 'b.xml'}: error internal-error unexpected ZeroDivisionError: division by "
                                 "zero (please report this with the input files)"]
     assert [(d["document"], d.get("counted")) for d in report["documents"]] == [("a", True), ("b", False)]
+
+
+def test_precision_recall_and_f1_where_counts_are_zero():
+    from convertables.score.figures import document_mean, scores
+
+    assert scores(gt=4, correct=3, detected=6) == {"precision": 0.5, "recall": 0.75, "f1": 0.6}
+    assert scores(gt=4, correct=0, detected=0) == {"precision": 0.0, "recall": 0.0, "f1": 0.0}
+    assert scores(gt=0, correct=0, detected=2) == {"precision": 0.0, "recall": 1.0, "f1": 0.0}
+    assert scores(gt=0, correct=0, detected=0) == {"precision": 1.0, "recall": 1.0, "f1": 1.0}
+    records = [{"precision": 1.0, "recall": 0.5}, {"precision": 0.5, "recall": 0.5}]
+    assert document_mean(records) == {"precision": 0.75, "recall": 0.5, "f1": 0.6, "documents": 2}
+    assert document_mean([]) == {"precision": 0.0, "recall": 0.0, "f1": 0.0, "documents": 0}

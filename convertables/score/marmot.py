@@ -42,6 +42,7 @@ import json
 from pathlib import Path
 
 from ..model import Document
+from .figures import f1
 from .region import PageItems, region_box
 
 DEFAULT_PENALTIES = {
@@ -162,5 +163,4 @@ def revised(counts: dict) -> dict:
     p_den, r_den = nr + nfa + nfu - nm, nr + nfa
     precision = na / p_den if p_den else (1.0 if nr == 0 else 0.0)
     recall = na / r_den if r_den else 1.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    return {"precision": precision, "recall": recall, "f1": f1}
+    return {"precision": precision, "recall": recall, "f1": f1(precision, recall)}

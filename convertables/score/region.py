@@ -34,6 +34,7 @@ if TYPE_CHECKING:  # numpy is imported where it is used: the other metrics never
 
 from ..model import BBox, Document, Region
 from ..geometry import envelope
+from .figures import scores
 
 
 @dataclass
@@ -163,13 +164,9 @@ def score_document(gt: Document, result: Document, pages: dict[int, PageItems], 
         gt_total = sum(r["gt_items"] for r in records)
         correct = sum(r["correct_items"] for r in all_records)
         detected = sum(r["result_items"] for r in all_records)
-    precision = correct / detected if detected else (1.0 if gt_total == 0 else 0.0)
-    recall = correct / gt_total if gt_total else 1.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
     return {
         "regions": all_records,
-        "gt": gt_total, "correct": correct, "detected": detected,
-        "precision": precision, "recall": recall, "f1": f1,
+        "gt": gt_total, "correct": correct, "detected": detected, **scores(gt_total, correct, detected),
         "complete": sum(1 for r in records if r["complete"]),
         "pure": sum(1 for r in records if r["pure"]),
         "gt_regions": len(records), "result_regions": len(results),

@@ -20,7 +20,8 @@ from ..model import Document
 from ..options import ReadOptions
 from . import ctdar, marmot, region, structure
 from .pairing import DocumentPair, collect, pair
-from .structure import TableTooLarge, scores
+from .figures import document_mean, scores
+from .structure import TableTooLarge
 
 
 @dataclass(frozen=True)
@@ -99,15 +100,8 @@ class StructureMetric:
 
     def aggregate(self, records: list[dict], settings: ScoreSettings) -> dict:
         totals = {k: sum(r[k] for r in records) for k in ("gt", "correct", "detected")}
-        out = {"total": {**totals, **scores(**totals), "documents": len(records)}}
-        if records:
-            precision = sum(r["precision"] for r in records) / len(records)
-            recall = sum(r["recall"] for r in records) / len(records)
-        else:
-            precision = recall = 0.0
-        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-        out["document_mean"] = {"precision": precision, "recall": recall, "f1": f1, "documents": len(records)}
-        return out
+        return {"total": {**totals, **scores(**totals), "documents": len(records)},
+                "document_mean": document_mean(records)}
 
 
 # -- the cTDaR metrics ------------------------------------------------------------------------
@@ -245,14 +239,9 @@ class RegionMetric:
     def aggregate(self, records: list[dict], settings: ScoreSettings) -> dict:
         totals = {k: sum(r[k] for r in records) for k in ("gt", "correct", "detected")}
         counts = {k: sum(r[k] for r in records) for k in ("complete", "pure", "gt_regions", "result_regions")}
-        n = len(records)
-        precision = sum(r["precision"] for r in records) / n if n else 0.0
-        recall = sum(r["recall"] for r in records) / n if n else 0.0
-        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
         return {
-            "total": {**totals, **scores(totals["gt"], totals["correct"], totals["detected"]), **counts,
-                      "documents": n},
-            "document_mean": {"precision": precision, "recall": recall, "f1": f1, "documents": n},
+            "total": {**totals, **scores(**totals), **counts, "documents": len(records)},
+            "document_mean": document_mean(records),
         }
 
 

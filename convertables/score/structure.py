@@ -49,6 +49,7 @@ from typing import Callable, NamedTuple, Sequence
 from ..model import Document, Table
 from . import text as texts
 from .assignment import max_weight_assignment
+from .figures import scores
 
 MAX_BAND_SLOTS = 4_000_000
 
@@ -225,19 +226,6 @@ def correct_relations(gt: TableRelations, result: TableRelations) -> int:
 
 
 # -- records -------------------------------------------------------------------------------
-
-def ratio(numerator: int, denominator: int, empty: float) -> float:
-    return numerator / denominator if denominator else empty
-
-
-def scores(gt: int, correct: int, detected: int) -> dict:
-    """precision, recall, F1 from counts. Nothing detected of something: precision 0;
-    nothing to detect: recall 1; nothing on either side: both 1."""
-    precision = ratio(correct, detected, 1.0 if gt == 0 else 0.0)
-    recall = ratio(correct, gt, 1.0)
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    return {"precision": precision, "recall": recall, "f1": f1}
-
 
 @dataclass
 class TableRecord:
