@@ -150,6 +150,7 @@ def _convert(
     output: Optional[Path],
     from_name: Optional[str],
     to_name: Optional[str],
+    *,  # the options by name: the two commands that call this pass twenty of them
     force: bool,
     keep_blank: bool,
     model: str,
@@ -299,8 +300,10 @@ def convert(
 
         convertables convert gt-json/ --to icdar -o gt-xml/ --force
     """
-    _convert(inputs, output, from_, to, force, keep_blank, model, keep_instructions, page, report, verbose, quiet,
-             split_blank_rows, keep_index, dpi, page_height, pdf, track, image, with_caption, with_footnote)
+    _convert(inputs, output, from_, to, force=force, keep_blank=keep_blank, model=model,
+             keep_instructions=keep_instructions, page=page, report=report, verbose=verbose, quiet=quiet,
+             split_blank_rows=split_blank_rows, keep_index=keep_index, dpi=dpi, page_height=page_height, pdf=pdf,
+             track=track, image=image, with_caption=with_caption, with_footnote=with_footnote)
 
 
 def _shortcut(source: str, target: str) -> None:
@@ -325,9 +328,10 @@ def _shortcut(source: str, target: str) -> None:
         with_caption: CaptionOpt = False,
         with_footnote: FootnoteOpt = False,
     ) -> None:
-        _convert(inputs, output, source, target, force, keep_blank, model, keep_instructions, page, report,
-                 verbose, quiet, split_blank_rows, keep_index, dpi, page_height, pdf, track, image, with_caption,
-                 with_footnote)
+        _convert(inputs, output, source, target, force=force, keep_blank=keep_blank, model=model,
+                 keep_instructions=keep_instructions, page=page, report=report, verbose=verbose, quiet=quiet,
+                 split_blank_rows=split_blank_rows, keep_index=keep_index, dpi=dpi, page_height=page_height,
+                 pdf=pdf, track=track, image=image, with_caption=with_caption, with_footnote=with_footnote)
 
     status = ""
     for name in (source, target):
