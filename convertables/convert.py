@@ -80,7 +80,7 @@ def convert_file(
             folder, relative = name_below
             output = folder / output_name(relative, to_format, doc.has_cells)
             outcome.output = output
-        out_diagnostics = Diagnostics(str(output) if output else "<stdout>")
+        out_diagnostics = Diagnostics(str(output if output else source))  # (writing to stdout: the input named)
         payload = files.dumps(doc, to_format.name, write_options, out_diagnostics)
         diagnostics.items.extend(out_diagnostics.items)
         if output is None:

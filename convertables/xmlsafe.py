@@ -9,6 +9,8 @@ an external entity pointing at a local file can never reach any output.
 
 from __future__ import annotations
 
+import re
+
 from lxml import etree
 
 from .diagnostics import Diagnostics, InputError
@@ -65,6 +67,19 @@ def _entities_refused(diagnostics: Diagnostics) -> InputError:
     )
 
 
+# Characters XML 1.0 cannot carry (surrogates are not characters at all)
+XML_INVALID_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def xml_text(value: str, diagnostics: Diagnostics) -> str:
+    """``value`` as an XML writer may write it: the characters XML cannot carry
+    are dropped, and a warning (``xml-invalid-char``) says so."""
+    if XML_INVALID_CHARS.search(value):
+        diagnostics.warning("xml-invalid-char", "a text holds characters XML cannot carry; they are dropped")
+        return XML_INVALID_CHARS.sub("", value)
+    return value
+
+
 def local_name(tag: object) -> str:
     """The element name without a namespace (comments and the like give '')."""
     if not isinstance(tag, str):
@@ -72,4 +87,4 @@ def local_name(tag: object) -> str:
     return tag.rpartition("}")[2]
 
 
-__all__ = ["parse_xml", "local_name", "InputError"]
+__all__ = ["parse_xml", "local_name", "xml_text", "XML_INVALID_CHARS", "InputError"]

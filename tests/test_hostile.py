@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from convertables import registry
 from tests.conftest import CASES
 
 HOSTILE = sorted((CASES / "hostile").iterdir())
@@ -58,3 +59,40 @@ def test_hostile_input_ends_cleanly(case: Path, tmp_path: Path):
         assert (tmp_path / "out.json").exists()
     outputs = stderr + result.stdout + "".join(p.read_text(errors="replace") for p in tmp_path.iterdir())
     assert "root:" not in outputs  # /etc/passwd never leaks
+
+
+# Reads a case once and writes it in every format that can be written; prints one
+# line a format: its name and "ok" or the code of the error that refused it.
+_WRITE_EVERY_FORMAT = """
+import sys
+from convertables import files, registry
+from convertables.diagnostics import Diagnostics, InputError
+try:
+    doc = files.read(sys.argv[1])
+except InputError as exc:
+    print("unreadable", exc.diagnostic.code)
+    raise SystemExit
+for fmt in registry.FORMATS.values():
+    if fmt.writes:
+        try:
+            files.dumps(doc, fmt.name, diagnostics=Diagnostics())
+            print(fmt.name, "ok")
+        except InputError as exc:
+            print(fmt.name, exc.diagnostic.code)
+"""
+
+
+@pytest.mark.parametrize("case", HOSTILE, ids=[p.name for p in HOSTILE])
+def test_what_hostile_input_reads_as_is_written_in_every_format_or_refused(case: Path):
+    # a huge grid read from a small file must not make a writer run for hours
+    result = subprocess.run([sys.executable, "-c", _WRITE_EVERY_FORMAT, str(case)], capture_output=True, text=True,
+                            timeout=TIME_LIMIT, preexec_fn=_cap_memory)
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+    lines = dict(line.split() for line in result.stdout.splitlines())
+    code = case.name.split("--")[0]
+    if "unreadable" in lines:
+        assert _fatal(code, case.name) and lines["unreadable"] == code
+    else:
+        writable = {f.name for f in registry.FORMATS.values() if f.writes}
+        assert set(lines) == writable
+        assert lines["json"] == "ok"

@@ -6,9 +6,11 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from convertables.diagnostics import Diagnostics
+import pytest
+
+from convertables.diagnostics import Diagnostics, InputError
 from convertables.formats import html, xlsx
-from convertables.model import Cell, Document, Region, Table
+from convertables.model import BBox, Cell, Document, Frame, Region, Table
 
 # Texts as both formats keep them: no leading/trailing or repeated whitespace
 # (HTML collapses it), no control characters.
@@ -109,3 +111,44 @@ def test_cells_covered_by_merged_ranges(positions, ranges):
     expected = {(r, c) for r, c in positions for (r0, c0), (r1, c1) in merged.items()
                 if r0 <= r <= r1 and c0 <= c <= c1 and (r, c) != (r0, c0)}
     assert xlsx._covered_cells(positions, merged) == expected
+
+
+def _one_table(*cells: Cell, row_increment: int = 0) -> Document:
+    return Document("t", [Table(0, [Region(0, 1, row_increment=row_increment, cells=list(cells))])])
+
+
+def test_the_excel_writer_leaves_out_what_a_sheet_cannot_hold_and_says_so():
+    doc = _one_table(Cell(0, 0, 1, 0, "tall"), Cell(1, 0, 1, 0, "under the tall one"), Cell(-1, 1, -1, 1, "before"),
+                     Cell(0, 1, 0, 1, "a\x01b\x0c"))
+    diagnostics = Diagnostics()
+    back = xlsx.read(xlsx.write(doc, diagnostics), Diagnostics())
+    assert _cells(back) == [(1, [(0, 0, 1, 0, "tall", False), (0, 1, 0, 1, "ab", False)])]
+    assert sorted(diagnostics.codes()) == ["xlsx-cell-left-out", "xlsx-cell-left-out", "xml-invalid-char"]
+
+
+@pytest.mark.parametrize("cell, row_increment, reaches", [
+    (Cell(0, 0, 0, 16_384), 0, "column 16,385"),
+    (Cell(1_048_575, 0, 1_048_575, 0), 1, "row 1,048,577"),
+    (Cell(0, 0, 9_999, 999), 0, "cover 10,000,000 cells"),
+])
+def test_the_excel_writer_refuses_a_page_beyond_a_sheet(cell, row_increment, reaches):
+    with pytest.raises(InputError) as error:
+        xlsx.write(_one_table(cell, row_increment=row_increment), Diagnostics())
+    assert error.value.diagnostic.code == "xlsx-too-large" and reaches in str(error.value)
+
+
+def test_the_html_writer_refuses_a_table_of_more_slots_than_it_writes():
+    doc = _one_table(Cell(0, 0, 0, 0, "a"), Cell(10_000_000, 0, 10_000_000, 0, "far below"))
+    with pytest.raises(InputError) as error:
+        html.write(doc, Diagnostics())
+    assert error.value.diagnostic.code == "html-too-large" and "10,000,001 rows" in str(error.value)
+    assert html.write(_one_table(Cell(0, 0, 0, 0, "a"), Cell(9_999, 999, 9_999, 999, "b")), Diagnostics())
+
+
+def test_the_ctdar_writer_drops_what_xml_cannot_carry_from_the_file_name():
+    from convertables.formats import ctdar
+
+    doc = Document("page\x01.jpg", [Table(0, [Region(0, 1, bbox=BBox(0, 0, 9, 9, Frame.IMAGE))])])
+    diagnostics = Diagnostics()
+    assert ctdar.read(ctdar.write(doc, diagnostics), Diagnostics()).filename == "page.jpg"
+    assert diagnostics.codes() == ["xml-invalid-char"]

@@ -42,7 +42,7 @@ from ..geometry import coordinate_text, envelope, foreign_frame_note, outline_po
 from ..grid import LazySourceLines, ParsedInts, non_negative_int, validate_document
 from ..model import BBox, Cell, Document, Frame, Page, Region, Table
 from ..options import ReadOptions, WriteOptions
-from ..xmlsafe import local_name, parse_xml
+from ..xmlsafe import local_name, parse_xml, xml_text
 
 _PAIR = re.compile(r"^\s*([-+0-9.eE]+)\s*,\s*([-+0-9.eE]+)\s*$")
 _INDEX_LIMIT = 10**9
@@ -359,7 +359,7 @@ def write(doc: Document, diagnostics: Diagnostics, options: WriteOptions = Write
     track = str(options.extra.get("track", "B")).upper()
     if track not in ("A", "B"):
         raise diagnostics.fail("ctdar-track", f"track must be A or B, not {track!r}")
-    root = etree.Element("document", {"filename": doc.filename or ""})
+    root = etree.Element("document", {"filename": xml_text(doc.filename or "", diagnostics)})
     frames = set()
     for table in doc.tables:
         table_el = etree.SubElement(root, "table")

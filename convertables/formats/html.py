@@ -597,6 +597,11 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
 
 # -- writing ---------------------------------------------------------------------------------
 
+# A table is written slot by slot (an empty <td> for each hole, a <tr> for every row):
+# one whose grid holds more slots than this is refused rather than written for hours.
+MAX_WRITTEN_SLOTS = 10_000_000
+
+
 def _table_html(table: Table, diagnostics: Diagnostics) -> str:
     cells = []
     for region in table.regions:
@@ -614,6 +619,10 @@ def _table_html(table: Table, diagnostics: Diagnostics) -> str:
     for entry in cells:
         rows.setdefault(entry[0], []).append(entry)
     last_row = max(e[2] for e in cells)
+    height, width = last_row - min(rows) + 1, max(e[3] for e in cells) + 1
+    if height * width > MAX_WRITTEN_SLOTS:
+        raise diagnostics.fail("html-too-large", f"table {table.id} spans {height:,} rows and {width:,} columns; "
+                                                 f"tables of more than {MAX_WRITTEN_SLOTS:,} slots are not written")
     for y in range(min(rows), last_row + 1):
         covering = [c for c in covering if c[2] >= y]
         line = ["<tr>"]

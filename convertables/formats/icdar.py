@@ -46,7 +46,7 @@ from ..geometry import coordinate_text, envelope, foreign_frame_note, ordered
 from ..grid import LazySourceLines, ParsedInts, validate_document
 from ..model import BBox, Cell, Document, Frame, Instruction, Region, Table
 from ..options import ReadOptions, WriteOptions
-from ..xmlsafe import local_name, parse_xml
+from ..xmlsafe import XML_INVALID_CHARS, local_name, parse_xml, xml_text
 
 _CELL_ATTRIBUTES = {"id", "start-row", "start-col", "end-row", "end-col", "type"}
 _REGION_ATTRIBUTES = {"id", "page", "col-increment", "row-increment"}
@@ -485,14 +485,6 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
 # -- writing ---------------------------------------------------------------------------
 
 # Characters XML 1.0 cannot hold at all.
-_INVALID_XML_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
-
-
-def _text(value: str, diagnostics: Diagnostics) -> str:
-    if _INVALID_XML_CHARS.search(value):
-        diagnostics.warning("xml-invalid-char", "content holds characters XML cannot carry; they are dropped")
-        return _INVALID_XML_CHARS.sub("", value)
-    return value
 
 
 # The writer builds the text itself, laid out as lxml's pretty printer would
@@ -520,7 +512,7 @@ def write(doc: Document, diagnostics: Diagnostics, options: WriteOptions = Write
     model = options.model
     if model == "auto":
         model = "structure" if doc.has_cells else "region"
-    filename = _text(doc.filename or "", diagnostics).translate(_ATTRIBUTE_ESCAPES)
+    filename = xml_text(doc.filename or "", diagnostics).translate(_ATTRIBUTE_ESCAPES)
     out = ["<?xml version='1.0' encoding='UTF-8'?>", f'<document filename="{filename}">']
     comment_at = len(out)
     frames: set[Frame] = set()
@@ -567,7 +559,7 @@ def write(doc: Document, diagnostics: Diagnostics, options: WriteOptions = Write
                     body.append(_box_line("        ", cell.bbox))
                     frames.add(cell.bbox.frame)
                 if cell.content:
-                    text = _text(cell.content, diagnostics).translate(_TEXT_ESCAPES)
+                    text = xml_text(cell.content, diagnostics).translate(_TEXT_ESCAPES)
                     body.append(f"        <content>{text}</content>")
                 else:
                     body.append("        <content/>")
@@ -598,7 +590,7 @@ def write(doc: Document, diagnostics: Diagnostics, options: WriteOptions = Write
 
 def _comment_text(note: str) -> str:
     """A comment may not hold "--" nor end with "-"."""
-    note = _INVALID_XML_CHARS.sub("", note)
+    note = XML_INVALID_CHARS.sub("", note)
     while "--" in note:
         note = note.replace("--", "- -")
     return note + " " if note.endswith("-") else note

@@ -43,10 +43,10 @@ from operator import itemgetter
 from typing import NamedTuple
 
 from ..diagnostics import Diagnostics, InputError
-from ..grid import ParsedInts, drop_pandas_default_labels, validate_region
+from ..grid import ParsedInts, drop_pandas_default_labels, overlapping_cells, validate_region
 from ..model import Cell, Document, Region, Table
 from ..options import ReadOptions, WriteOptions
-from ..xmlsafe import local_name, parse_xml
+from ..xmlsafe import local_name, parse_xml, xml_text
 
 _new = object.__new__
 
@@ -780,6 +780,37 @@ def _rich_text(element) -> str:
 
 # -- writing ---------------------------------------------------------------------------------
 
+MAX_SHEET_ROWS = 1_048_576  # Excel's worksheet
+MAX_SHEET_COLUMNS = 16_384
+
+
+def _writable(table: Table, diagnostics: Diagnostics) -> list[tuple[int, int, int, int, Cell]]:
+    """The table's cells as (first row, first column, last row, last column,
+    cell) that a worksheet can hold: a cell before the first row or column, or
+    on a slot an earlier cell holds (a merged range may not overlap another), is
+    left out with a warning."""
+    cells = []
+    for r in table.regions:
+        for c in r.cells:
+            r0, c0 = c.start_row + r.row_increment, c.start_col + r.col_increment
+            if r0 < 0 or c0 < 0:
+                diagnostics.warning("xlsx-cell-left-out", f"table {table.id}: a cell at row {r0}, column {c0}, "
+                                                          "before the sheet's first row or column, is left out")
+                continue
+            cells.append((r0, c0, c.end_row + r.row_increment, c.end_col + r.col_increment, c))
+    while True:
+        proxies = [Cell(r0, c0, r1, c1) for r0, c0, r1, c1, _ in cells]
+        position = {id(proxy): k for k, proxy in enumerate(proxies)}
+        later = {position[id(b)] for _, b in overlapping_cells(proxies)}
+        if not later:
+            return cells
+        for k in sorted(later):
+            r0, c0 = cells[k][:2]
+            diagnostics.warning("xlsx-cell-left-out", f"table {table.id}: the cell at row {r0}, column {c0} lies "
+                                                      "on a slot an earlier cell holds; left out")
+        cells = [entry for k, entry in enumerate(cells) if k not in later]
+
+
 def write(doc: Document, diagnostics: Diagnostics, options: WriteOptions = WriteOptions()) -> bytes:
     import openpyxl
     from openpyxl.styles import Font
@@ -793,15 +824,26 @@ def write(doc: Document, diagnostics: Diagnostics, options: WriteOptions = Write
     for page in sorted(by_page):
         sheet = workbook.create_sheet(f"Page {page}")
         offset = 0
+        merged = 0
         for table in by_page[page]:
-            cells = [(c.start_row + r.row_increment, c.start_col + r.col_increment,
-                      c.end_row + r.row_increment, c.end_col + r.col_increment, c)
-                     for r in table.regions for c in r.cells]
+            cells = _writable(table, diagnostics)
             if not cells:
                 continue
+            last_row = offset + max(c[2] for c in cells) + 1
+            last_column = max(c[3] for c in cells) + 1
+            merged += sum((r1 - r0 + 1) * (c1 - c0 + 1) for r0, c0, r1, c1, _ in cells if r1 > r0 or c1 > c0)
+            too_large = (
+                f"its tables reach row {last_row:,}; a worksheet holds {MAX_SHEET_ROWS:,}"
+                if last_row > MAX_SHEET_ROWS else
+                f"table {table.id} reaches column {last_column:,}; a worksheet holds {MAX_SHEET_COLUMNS:,}"
+                if last_column > MAX_SHEET_COLUMNS else
+                f"its merged ranges would cover {merged:,} cells (limit {MAX_MERGED_CELLS:,}: openpyxl makes an "
+                "object for each)" if merged > MAX_MERGED_CELLS else None)
+            if too_large:
+                raise diagnostics.fail("xlsx-too-large", f"page {page} cannot be written: {too_large}")
             for r0, c0, r1, c1, cell in cells:
                 target = sheet.cell(row=offset + r0 + 1, column=c0 + 1)
-                target.value = cell.content if cell.content else None
+                target.value = xml_text(cell.content, diagnostics) if cell.content else None
                 if cell.content and cell.content.startswith("="):
                     target.data_type = "s"  # text, not a formula
                 if cell.header:
