@@ -61,6 +61,15 @@ def check_file(path: Path, options: CheckOptions = CheckOptions()) -> tuple[list
     """Every finding for one file, and its document (None when it cannot be read)."""
     diagnostics = Diagnostics(str(path))
     try:
+        return _check_file(path, options, diagnostics)
+    except Exception as exc:  # a bug of ours: one line for this file, the others are still checked
+        diagnostics.error("internal-error", f"unexpected {type(exc).__name__}: {exc}",
+                          hint="please report this with the input file")
+        return diagnostics.items, None
+
+
+def _check_file(path: Path, options: CheckOptions, diagnostics: Diagnostics) -> tuple[list[Diagnostic], Document | None]:
+    try:
         data = files.read_bytes_of(path)
         fmt = files.detect_format(path, data)
         if fmt.name == "icdar":

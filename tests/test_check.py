@@ -98,3 +98,27 @@ def test_pages_and_boxes_against_the_pdf(tmp_path):
     findings = {(Path(f.file).name, f.code) for f in check_paths([tmp_path], CheckOptions(pdf_dir=pdf_dir))}
     assert ("eu-001-str-result.xml", "page-missing") in findings
     assert ("eu-002-str-result.xml", "box-outside-page") in findings
+
+
+def test_a_bug_of_ours_on_one_file_is_one_line_and_the_others_are_checked(tmp_path, monkeypatch):
+    import convertables.check as check
+
+    clean = CASES / "check" / "ok--clean-str-result.xml"
+    for name in ("a-str-result.xml", "b-str-result.xml"):
+        (tmp_path / name).write_bytes(clean.read_bytes())
+    rules = check._document_rules
+    checked = []
+
+    def fail_on_b(path, *args):
+        checked.append(path.name)
+        if path.name.startswith("b"):
+            raise ZeroDivisionError("division by zero")
+        return rules(path, *args)
+
+    monkeypatch.setattr(check, "_document_rules", fail_on_b)
+    result = invoke("check", tmp_path)
+    assert result.exit_code == 1
+    errors = [line for line in result.output.splitlines() if " error " in line]
+    assert errors == [f"{tmp_path / 'b-str-result.xml'}: error internal-error unexpected ZeroDivisionError: division "
+                      "by zero (hint: please report this with the input file)"]
+    assert "Traceback" not in result.output and sorted(checked) == ["a-str-result.xml", "b-str-result.xml"]

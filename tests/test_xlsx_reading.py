@@ -384,3 +384,30 @@ def test_checking_the_spanning_cells_finds_what_checking_every_cell_finds(values
     if not ranges:
         assert full_check.items == []
         assert sum(len(t.cells()) for t in doc.tables) == sum(1 for v in values.values() if v)
+
+
+@pytest.mark.parametrize("part, edit, says", [
+    ("xl/styles.xml", lambda x: x.replace('<numFmt numFmtId="164"', '<numFmt numFmtId="165"'),
+     "IndexError: list index out of range"),  # a style's number format is not there: openpyxl fails on the cell
+    ("xl/workbook.xml", lambda x: re.sub(r' name="[^"]*"', "", x, count=1), "name should be"),  # a sheet without a name
+    ("xl/worksheets/sheet1.xml", lambda x: re.sub(r"<v>[^<]*</v>", "<v>NaN</v>", x, count=1),
+     "could not read worksheets from None. This is"),  # openpyxl's message of three lines, on one
+])
+def test_a_workbook_openpyxl_cannot_read_is_one_line_naming_the_file(part, edit, says):
+    data = _edited(NITRO.read_bytes(), part, edit)
+    with pytest.raises(xlsx.InputError) as error:
+        xlsx.read(data, Diagnostics("damaged.xlsx"))
+    message = str(error.value)
+    assert message.startswith("damaged.xlsx: error xlsx-unreadable cannot be read as a workbook: ")
+    assert says in message and "\n" not in message
+
+
+@pytest.mark.parametrize("value, number_format, shown", [
+    (1e30, "0.00", ("1000000000000000000000000000000.00", True)),
+    (-1.5e300, "#,##0", ("-1,500,000,000,000,000,000" + ",000" * 94, True)),
+    (2.5e27, "0%", ("250000000000000000000000000000%", True)),
+    (float("inf"), "0.00", ("inf", False)),
+    (2.5, "0", ("3", True)),
+])
+def test_numbers_of_any_size_are_shown_in_fixed_formats(value, number_format, shown):
+    assert xlsx.display_text(value, number_format) == shown

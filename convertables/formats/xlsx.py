@@ -33,12 +33,13 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import math
 import posixpath
 import re
 import zipfile
 import zlib
 from bisect import bisect_left, bisect_right
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Decimal, localcontext
 from operator import itemgetter
 from typing import NamedTuple
 
@@ -262,11 +263,16 @@ def display_text(value, number_format: str | None) -> tuple[str, bool]:
             return str(value), False
         if not core or not re.fullmatch(r"[0#?,]*(\.[0#?]+)?%?", core) or not re.search(r"[0#?]", core):
             return str(value), False
+        if not math.isfinite(value):  # (no workbook of Excel's holds one)
+            return str(value), False
         number = Decimal(repr(float(value))) * (100 if core.endswith("%") else 1)
         decimals = len(core.split(".")[1].rstrip("%")) if "." in core else 0
         grouping = "," in core.split(".")[0]
-        # Excel rounds halves away from zero (2.5 shows as 3), Python's format to even.
-        rounded = abs(number).quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
+        # Excel rounds halves away from zero (2.5 shows as 3), Python's format to even. Every
+        # digit of the largest float (309) and of the decimals asked for is kept.
+        with localcontext() as exact:
+            exact.prec = 320 + decimals
+            rounded = abs(number).quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
         text = f"{rounded:,.{decimals}f}" if grouping else f"{rounded:.{decimals}f}"
         sign = "-" if number < 0 and rounded != 0 else ""
         return f"{sign}{prefix}{text}{'%' if core.endswith('%') else ''}{suffix}", True
@@ -440,20 +446,22 @@ def _read_sheets_with_openpyxl(data: bytes, diagnostics: Diagnostics) -> list[_S
 
     try:
         workbook = openpyxl.load_workbook(io.BytesIO(data), data_only=True)
-    except Exception as exc:  # openpyxl raises many kinds on damaged workbooks
-        raise diagnostics.fail("xlsx-unreadable", f"cannot be read as a workbook: {type(exc).__name__}: {exc}") from None
-    sheets = []
-    for sheet in workbook.worksheets:
-        merged = {(rng.min_row, rng.min_col): (rng.max_row, rng.max_col) for rng in sheet.merged_cells.ranges}
-        cells = [(r, c, cell.value, cell.data_type,
-                  (cell.number_format, bool(cell.font and cell.font.b)) if cell.value is not None else _NO_STYLE)
-                 for (r, c), cell in sorted(sheet._cells.items())]
-        entries, unknown_format = _entries(cells, merged)
-        sheets.append(_Sheet(
-            sheet.title, entries, bool(merged), unknown_format,
-            sum(1 for d in sheet.row_dimensions.values() if d.hidden),
-            sum(1 for d in sheet.column_dimensions.values() if d.hidden),
-        ))
+        sheets = []
+        for sheet in workbook.worksheets:
+            merged = {(rng.min_row, rng.min_col): (rng.max_row, rng.max_col) for rng in sheet.merged_cells.ranges}
+            # (a cell's style is looked up as it is read: a style the workbook lacks fails here)
+            cells = [(r, c, cell.value, cell.data_type,
+                      (cell.number_format, bool(cell.font and cell.font.b)) if cell.value is not None else _NO_STYLE)
+                     for (r, c), cell in sorted(sheet._cells.items())]
+            entries, unknown_format = _entries(cells, merged)
+            sheets.append(_Sheet(
+                sheet.title, entries, bool(merged), unknown_format,
+                sum(1 for d in sheet.row_dimensions.values() if d.hidden),
+                sum(1 for d in sheet.column_dimensions.values() if d.hidden),
+            ))
+    except Exception as exc:  # openpyxl raises many kinds on damaged workbooks, some over several lines
+        message = " ".join(f"{type(exc).__name__}: {exc}".split())
+        raise diagnostics.fail("xlsx-unreadable", f"cannot be read as a workbook: {message}") from None
     return sheets
 
 
@@ -550,6 +558,8 @@ class _Book:
                 continue  # not a worksheet
             if not kind.endswith("/worksheet"):
                 raise _Unusual("a sheet of another kind")
+            if sheet.get("name") is None:
+                raise _Unusual("a sheet without a name")  # (openpyxl refuses it)
             self.sheets.append((sheet.get("name"), path))
         self._styles(_xml(archive, "xl/styles.xml"))
         strings = [name for name, kind in overrides.items() if kind == _SHARED_STRINGS_TYPE]
