@@ -23,7 +23,7 @@ from typer.core import TyperGroup
 from typer.main import get_command_from_info, get_command_name
 
 from . import registry
-from .diagnostics import Diagnostic, Severity, UsageError
+from .diagnostics import Diagnostic, InputError, Severity, UsageError
 from .options import ReadOptions, WriteOptions
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -463,9 +463,15 @@ def score(
                              compat=compat, matching=matching, result_format=result_format,
                              pdf_dir=str(pdf_dir) if pdf_dir else None,
                              penalties=str(penalties) if penalties else None)
-    if per_document is not None and per_document.exists() and not force:
-        typer.echo(f"error: {per_document} exists already; pass --force to replace it", err=True)
-        raise typer.Exit(EXIT_USAGE)
+    if per_document is not None:
+        from .score.pairing import among_inputs
+
+        if among_inputs(per_document, gt, result):
+            typer.echo(f"error: {per_document} is one of the inputs; refused even with --force", err=True)
+            raise typer.Exit(EXIT_USAGE)
+        if per_document.exists() and not force:
+            typer.echo(f"error: {per_document} exists already; pass --force to replace it", err=True)
+            raise typer.Exit(EXIT_USAGE)
     jobs = default_jobs() if jobs is None else jobs
     bar = _progress(2) if report == "text" else None
     try:
@@ -486,13 +492,18 @@ def score(
         raise typer.Exit(EXIT_INTERRUPTED)
     for line in result_report["errors"]:
         typer.echo(line, err=True)
+    unwritten = False
     if per_document is not None:
-        write_atomic(per_document, per_document_csv(result_report).encode("utf-8"), force=force)
+        try:
+            write_atomic(per_document, per_document_csv(result_report).encode("utf-8"), force=force)
+        except InputError as exc:  # the scores are still reported below
+            typer.echo(exc.diagnostic.format(), err=True)
+            unwritten = True
     if report == "json":
         typer.echo(report_as_json(result_report))
     else:
         render_text(result_report)
-    raise typer.Exit(EXIT_FAILED if result_report["errors"] else EXIT_OK)
+    raise typer.Exit(EXIT_FAILED if result_report["errors"] or unwritten else EXIT_OK)
 
 
 def main() -> None:

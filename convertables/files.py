@@ -173,7 +173,8 @@ def write_atomic(path: Path, data: bytes, force: bool = False) -> None:
 
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
+        # (the name's start only: the temporary name must stay within 255 bytes too)
+        fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name[:40]}.", suffix=".part")
     except OSError as exc:
         raise _error("write-failed", f"cannot be written: {exc.strerror or exc}", path) from None
     tmp = Path(tmp_name)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import os
 import subprocess
 import sys
@@ -152,6 +153,14 @@ def test_interrupted_write_leaves_nothing(tmp_path: Path, monkeypatch):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_an_output_name_as_long_as_the_file_system_allows_is_written(tmp_path: Path):
+    from convertables import files
+
+    path = tmp_path / ("n" * 250 + ".json")  # (255 bytes is the usual limit of a name)
+    files.write_atomic(path, b"data")
+    assert path.read_bytes() == b"data" and list(tmp_path.iterdir()) == [path]
+
+
 def test_the_wheel_ships_the_schemas(tmp_path: Path):
     """Schemas are package data, loaded with importlib.resources from an installed wheel."""
     import zipfile
@@ -190,6 +199,24 @@ def test_score_command_reports_json_csv_and_exit_codes(tmp_path: Path):
     assert result.exit_code == 1 and "xml-syntax" in result.output
     assert invoke("score", "--gt", gt, "--result", gt, "--metric", "nope").exit_code == 2
     assert invoke("score", "--gt", gt, "--result", gt, "--format", "csv").exit_code == 2
+
+
+def test_score_never_writes_its_csv_over_an_input_and_reports_the_scores_when_it_cannot_write_it(tmp_path: Path):
+    gt = tmp_path / "gt"
+    shutil.copytree(ROOT / "samples" / "icdar", gt)
+    before = (gt / "sample-str.xml").read_bytes()
+    for target in (gt / "sample-str.xml", gt, tmp_path / "gt" / ".." / "gt" / "sample-reg.xml"):
+        result = invoke("score", "--gt", gt, "--result", gt, "--per-document", target, "--force")
+        assert result.exit_code == 2 and "is one of the inputs; refused even with --force" in result.output
+    assert (gt / "sample-str.xml").read_bytes() == before
+    # a CSV beside the inputs is no input
+    assert invoke("score", "--gt", gt, "--result", gt, "--per-document", gt / "scores.csv").exit_code == 0
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    result = invoke("score", "--gt", gt, "--result", gt, "--per-document", blocker / "scores.csv")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"{blocker / 'scores.csv'}: error write-failed cannot be written" in result.output
+    assert "total (micro)  14       14        14" in result.output  # the scores are still printed
 
 
 def test_score_uses_the_usable_cpus_unless_told(monkeypatch):

@@ -79,6 +79,17 @@ def collect(path: Path, suffixes: Iterable[str], model: str | None) -> list[Path
     return [p for p in files if model_of(p) in (model, None)]
 
 
+def among_inputs(path: Path, *roots: Path) -> bool:
+    """Whether ``path`` is one of ``roots`` or a file that :func:`collect` would
+    take from one of them (an output there would replace an input)."""
+    target = path.resolve()
+    suffixes = tuple(registry.input_suffixes())
+    for root in map(Path.resolve, roots):
+        if target == root or (root in target.parents and target.name.lower().endswith(suffixes)):
+            return True
+    return False
+
+
 def pair(gt_files: list[Path], result_files: list[Path]) -> Pairing:
     results: dict[str, Path] = {}
     duplicates: list[Path] = []
