@@ -73,3 +73,17 @@ def test_a_cell_id_that_is_no_number_is_read_as_none():
     doc = pod.read(SPANS.replace(b'<cell id="0"', '<cell id="\u00b2"'.encode()).replace(b'<cell id="4"', b'<cell id=" 4 "'),
                    Diagnostics())
     assert set(_grid(doc)) == {None, 1, 2, 3, 4, 5, 6}
+
+
+def test_a_header_over_thousands_of_cells_is_read():
+    # the header's lower edge joins 3,000 upper edges: one long chain for the union-find
+    n = 3000
+    cells = [f'<cell id="0" neighbors="{" ".join(f"{k}:B" for k in range(1, n + 1))}">'
+             f'<Coords points="0,0 {n * 10},0 {n * 10},10 0,10"/></cell>']
+    cells += [f'<cell id="{k}" neighbors="0:T"><Coords points="{(k - 1) * 10},20 {(k - 1) * 10 + 9},20 '
+              f'{(k - 1) * 10 + 9},30 {(k - 1) * 10},30"/></cell>' for k in range(1, n + 1)]
+    data = (f'<document filename="x.jpg"><table><Coords points="0,0 {n * 10},0 {n * 10},40 0,40"/>'
+            + "".join(cells) + "</table></document>").encode()
+    grid = _grid(pod.read(data, Diagnostics()))
+    assert grid[0] == (0, 0, 0, n - 1)
+    assert [grid[k] for k in (1, n)] == [(1, 0, 1, 0), (1, n - 1, 1, n - 1)]

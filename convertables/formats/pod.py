@@ -53,10 +53,16 @@ class _Edges:
         self.parent: dict[tuple[int, str], tuple[int, str]] = {}
 
     def find(self, edge):
-        parent = self.parent.setdefault(edge, edge)
-        if parent != edge:
-            parent = self.parent[edge] = self.find(parent)
-        return parent
+        """The root of ``edge``'s set; the path to it is made direct. (A loop, not
+        recursion: a chain may be as long as a table has cells.)"""
+        root = self.parent.setdefault(edge, edge)
+        while self.parent[root] != root:
+            root = self.parent[root]
+        while edge != root:
+            above = self.parent[edge]
+            self.parent[edge] = root
+            edge = above
+        return root
 
     def union(self, a, b) -> None:
         self.parent[self.find(a)] = self.find(b)
