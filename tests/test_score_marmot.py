@@ -86,6 +86,20 @@ def test_penalties_file_overrides_and_printed_coefficients(tmp_path):
         score_paths(marmot_dir, marmot_dir, ScoreSettings(metric="marmot", penalties=str(path)))
 
 
+@pytest.mark.parametrize("content, says", [
+    ("[1, 2]", "one JSON object"), ('{"threshold": "high"}', 'threshold must be a number, not "high"'),
+    ('{"missed": null}', "missed must be a number, not null"), ('{"missed": true}', "missed must be a number"),
+    ('{"invert_overlap_coefficients": "no"}', 'must be true or false, not "no"'), ("{", "Expecting"),
+])
+def test_a_penalty_file_of_the_wrong_shape_is_a_usage_error(tmp_path, content, says):
+    path = tmp_path / "penalties.json"
+    path.write_text(content)
+    marmot_dir = ROOT / "samples" / "marmot"
+    with pytest.raises(UsageError) as error:
+        score_paths(marmot_dir, marmot_dir, ScoreSettings(metric="marmot", penalties=str(path)))
+    assert str(error.value).startswith("--penalties: ") and says in str(error.value)
+
+
 def test_marmot_input_needs_no_pdf():
     marmot_dir = ROOT / "samples" / "marmot"
     report = score_paths(marmot_dir, marmot_dir, ScoreSettings(metric="marmot"))

@@ -39,6 +39,7 @@ Choices where the paper is silent or ambiguous (all in the penalty file):
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 from ..model import Document
@@ -64,9 +65,17 @@ def load_penalties(path: str | Path | None) -> dict:
     penalties = dict(DEFAULT_PENALTIES)
     if path:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
+        if not isinstance(data, dict):
+            raise ValueError("the penalty file must hold one JSON object of names and values")
         unknown = set(data) - set(DEFAULT_PENALTIES)
         if unknown:
             raise ValueError(f"unknown keys in the penalty file: {', '.join(sorted(unknown))}")
+        for name, value in data.items():
+            if name == "invert_overlap_coefficients":
+                if not isinstance(value, bool):
+                    raise ValueError(f"{name} must be true or false, not {json.dumps(value)}")
+            elif isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise ValueError(f"{name} must be a number, not {json.dumps(value)}")
         penalties.update(data)
     return penalties
 
