@@ -12,6 +12,7 @@ Exit codes (also in README):
 # command's annotations from strings at each start, ~10 ms.)
 
 import json
+import math
 import sys
 from collections import Counter
 from collections.abc import MutableMapping
@@ -186,6 +187,9 @@ def _convert(
         to_format.writer()
         if model not in ("auto", "structure", "region"):
             raise UsageError(f"--model must be auto, structure or region, not {model!r}")
+        for name, value in (("--dpi", dpi), ("--page-height", page_height)):
+            if value is not None and not math.isfinite(value):  # (typer's min=1 lets nan through)
+                raise UsageError(f"{name} must be a finite number, not {value}")
         extra = {"split_blank_rows": split_blank_rows, "keep_pandas_labels": keep_index,
                  "with_caption": with_caption, "with_footnote": with_footnote}
         read_options = ReadOptions(keep_instructions=keep_instructions, page=page, extra=extra)

@@ -99,3 +99,12 @@ def test_coordinates_are_written_as_integers_where_integral_and_short(value, tex
     from convertables.geometry import coordinate_text
 
     assert coordinate_text(value) == text
+
+
+@pytest.mark.parametrize("option, value", [("--dpi", "nan"), ("--dpi", "inf"), ("--page-height", "inf")])
+def test_a_frame_option_that_is_no_finite_number_is_a_usage_error(tmp_path, option, value):
+    options = {"--dpi": "300", "--page-height": "842", option: value}
+    result = invoke("ctdar2icdar", ROOT / "samples" / "ctdar" / "sample.xml", "-o", tmp_path / "s-str.xml",
+                    *[part for pair in options.items() for part in pair])
+    assert result.exit_code == 2 and f"error: {option} must be a finite number, not {value}" in result.output
+    assert not (tmp_path / "s-str.xml").exists()
