@@ -33,10 +33,13 @@ def image_info(path: str | Path) -> ImageInfo:
             head = image.read(1 << 20)
     except OSError as exc:
         raise _fail(path, f"cannot be read: {exc.strerror or exc}") from None
-    if head.startswith(b"\x89PNG\r\n\x1a\n"):
-        return _png(head, path)
-    if head.startswith(b"\xff\xd8"):
-        return _jpeg(head, path)
+    try:
+        if head.startswith(b"\x89PNG\r\n\x1a\n"):
+            return _png(head, path)
+        if head.startswith(b"\xff\xd8"):
+            return _jpeg(head, path)
+    except (struct.error, IndexError):  # a header cut short
+        raise _fail(path, "a truncated image: its header ends early") from None
     raise _fail(path, "not a PNG or JPEG image")
 
 

@@ -108,3 +108,16 @@ def test_a_frame_option_that_is_no_finite_number_is_a_usage_error(tmp_path, opti
                     *[part for pair in options.items() for part in pair])
     assert result.exit_code == 2 and f"error: {option} must be a finite number, not {value}" in result.output
     assert not (tmp_path / "s-str.xml").exists()
+
+
+@pytest.mark.parametrize("head", [b"\x89PNG\r\n\x1a\n", b"\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR\x00\x00",
+                                  b"\xff\xd8\xff\xc0\x00\x03\x08", b"\xff\xd8\xff"])
+def test_a_truncated_page_image_is_named_as_unreadable(tmp_path, head):
+    from convertables.diagnostics import InputError
+    from convertables.images import image_info
+
+    image = tmp_path / "page.png"
+    image.write_bytes(head)
+    with pytest.raises(InputError) as error:
+        image_info(image)
+    assert error.value.diagnostic.code == "image-unreadable" and error.value.diagnostic.file == str(image)
