@@ -79,6 +79,19 @@ def _xml_root(head: bytes) -> str | None:
     return None
 
 
+# UTF-16 text by its byte-order mark, or without one by how "<" is written
+_UTF16_STARTS = ((b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"), (b"<\x00", "utf-16-le"), (b"\x00<", "utf-16-be"))
+
+
+def _as_utf8(head: bytes) -> bytes:
+    """The head of a file in UTF-16 as UTF-8, so that the sniffers see its text;
+    any other head as it is."""
+    for start, encoding in _UTF16_STARTS:
+        if head.startswith(start):
+            return head.decode(encoding, "ignore").encode("utf-8")
+    return head
+
+
 def _is_icdar(head: bytes) -> bool:
     return _xml_root(head) == "document" and b"<Coords" not in head
 
@@ -151,6 +164,7 @@ def detect(path: Path, head: bytes) -> Format | None:
     cannot, the first format listing the suffix is taken (``.xml``: ICDAR 2013),
     so that its reader can say what is wrong with the file.
     """
+    head = _as_utf8(head)
     for fmt in FORMATS.values():
         if fmt.sniff(head):
             return fmt

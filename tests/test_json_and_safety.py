@@ -122,6 +122,12 @@ def test_broken_xml_is_one_clean_error(data):
         (b'<?xml version="1.0"?>\n<!-- <Page> --><!DOCTYPE document [<!ELEMENT Page ANY>]>\n'
          b"<?pi <Page?><document filename='a'><table>", "a.xml", "icdar"),
         (b'<!-- a\nlong\ncomment --><m:Page xmlns:m="urn:x" PageNum="1">', "p.xml", "marmot"),
+        # UTF-16, with a byte-order mark either way round or without one
+        ('<?xml version="1.0" encoding="UTF-16"?><document><table><Coords points="1,1 2,2"/>'.encode("utf-16"),
+         "a.xml", "ctdar"),
+        ('<document><table><Coords points="1,1"/><cell id="0" neighbors="1:R">'.encode("utf-16-be"), "a.xml", "pod"),
+        ('<Page PageNum="1">'.encode("utf-16-le"), "a.xml", "marmot"),
+        ('\ufeff{"format": "convertables"'.encode("utf-16-be"), "a", "json"),
     ],
 )
 def test_format_detection(head, name, expected):
