@@ -187,6 +187,9 @@ def _convert(
         to_format.writer()
         if model not in ("auto", "structure", "region"):
             raise UsageError(f"--model must be auto, structure or region, not {model!r}")
+        if report == "json" and (output is None or str(output) == "-"):
+            raise UsageError("--format json writes the report to standard output, where the document would go: "
+                             "pass -o FILE")
         for name, value in (("--dpi", dpi), ("--page-height", page_height)):
             if value is not None and not math.isfinite(value):  # (typer's min=1 lets nan through)
                 raise UsageError(f"{name} must be a finite number, not {value}")
@@ -439,7 +442,7 @@ def score(
     result_format: Annotated[Optional[str], typer.Option("--result-format", help="Format of the results (default: from content).")] = None,
     report: Annotated[str, typer.Option("--format", help="Report: text (a table on stdout) or json.")] = "text",
     per_document: Annotated[Optional[Path], typer.Option("--per-document", help="Also write per-document figures as CSV.")] = None,
-    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, show_default=False, help="Worker processes scoring documents in parallel [default: the CPUs this process may use, at most 8; 1: none].")] = None,
+    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, show_default=False, help="Worker processes scoring documents in parallel [default: the CPUs this process may use, at most 8; 1: none; at most 4 per CPU are started].")] = None,
     force: ForceOpt = False,
 ) -> None:
     """Score results against ground truth.

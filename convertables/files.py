@@ -32,9 +32,13 @@ def _error(code: str, message: str, file: Path | str) -> InputError:
 def read_bytes_of(path: Path) -> bytes:
     try:
         size = path.stat().st_size
+        if size <= MAX_INPUT_BYTES:
+            with path.open("rb") as handle:  # (no more than the limit: a pipe or device says size 0)
+                data = handle.read(MAX_INPUT_BYTES + 1)
+            size = len(data)
         if size > MAX_INPUT_BYTES:
-            raise _error("too-large", f"the file has {size:,} bytes; the limit is {MAX_INPUT_BYTES:,}", path)
-        return path.read_bytes()
+            raise _error("too-large", f"the file has more than {MAX_INPUT_BYTES:,} bytes, the limit", path)
+        return data
     except IsADirectoryError:
         raise _error("read-failed", "is a directory, not a file", path) from None
     except FileNotFoundError:

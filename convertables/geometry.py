@@ -11,6 +11,8 @@ No other module flips a y coordinate.
 
 from __future__ import annotations
 
+import warnings
+
 from dataclasses import dataclass
 from typing import Iterable
 
@@ -131,6 +133,10 @@ def coordinate_text(value: float) -> str:
 # shapely is imported where these are first used: converting files never needs it.
 
 
+class GeometryFailed(ValueError):
+    """GEOS could not measure an outline (coordinates near the float limit)."""
+
+
 def shapes(boxes: list[BBox | None]):
     """Repaired shapely polygons of ``boxes`` (a missing or degenerate one is empty).
 
@@ -147,7 +153,12 @@ def shapes(boxes: list[BBox | None]):
             out.append(shapely.Polygon(pts) if len(pts) >= 3 else shapely.Polygon())
         except (ValueError, shapely.errors.GEOSException):
             out.append(shapely.Polygon())
-    return shapely.buffer(np.array(out, dtype=object), 0)
+    with warnings.catch_warnings():  # (coordinates near the float limit overflow: no lines on stderr)
+        warnings.simplefilter("ignore", RuntimeWarning)
+        try:
+            return shapely.buffer(np.array(out, dtype=object), 0)
+        except shapely.errors.GEOSException as exc:
+            raise GeometryFailed(f"an outline cannot be repaired ({exc})") from None
 
 
 # Integer corners below this bound give areas (products below 2**48) and sums that
@@ -325,12 +336,18 @@ def geos_iou_matrix(gt: list[BBox | None], result: list[BBox | None], at_least: 
         return Overlaps(rows, len(result))
     a, b = shapes(gt), shapes(result)
     tree = shapely.STRtree(b)
-    i, j = tree.query(a, predicate="intersects")
+    # (areas of coordinates near the float limit overflow: shapely warns on stderr, the IoU is 0 or nan)
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore", RuntimeWarning)
+        try:
+            i, j = tree.query(a, predicate="intersects")
+            if len(i):
+                inter = shapely.area(shapely.intersection(a[i], b[j]))
+                union = shapely.area(shapely.union(a[i], b[j]))
+                values = np.where(union > 0, inter / np.where(union > 0, union, 1), 0.0)
+        except shapely.errors.GEOSException as exc:
+            raise GeometryFailed(f"two outlines cannot be intersected ({exc})") from None
     if len(i):
-        inter = shapely.area(shapely.intersection(a[i], b[j]))
-        union = shapely.area(shapely.union(a[i], b[j]))
-        with np.errstate(divide="ignore", invalid="ignore"):
-            values = np.where(union > 0, inter / np.where(union > 0, union, 1), 0.0)
         for gi, rj, value in sorted(zip(i.tolist(), j.tolist(), values.tolist())):
             if value >= at_least and value > 0:
                 rows[gi][rj] = value

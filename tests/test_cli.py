@@ -122,7 +122,8 @@ def test_batch_report_as_json(tmp_path: Path):
         (("convert", SAMPLE, SAMPLE, "--to", "json"), "-o FOLDER"),
         (("icdar2pod", SAMPLE), "No such command"),
         (("icdar2xlsx", SAMPLE), "binary format: pass -o FILE"),
-
+        (("convert", SAMPLE, "--to", "json", "--format", "json"), "where the document would go: pass -o FILE"),
+        (("convert", SAMPLE, "--to", "json", "--format", "json", "-o", "-"), "pass -o FILE"),
     ],
 )
 def test_usage_errors_exit_2_with_one_line(args, message):
@@ -159,6 +160,20 @@ def test_an_output_name_as_long_as_the_file_system_allows_is_written(tmp_path: P
     path = tmp_path / ("n" * 250 + ".json")  # (255 bytes is the usual limit of a name)
     files.write_atomic(path, b"data")
     assert path.read_bytes() == b"data" and list(tmp_path.iterdir()) == [path]
+
+
+def test_an_input_is_read_up_to_the_limit_even_where_its_size_is_not_known(tmp_path: Path, monkeypatch):
+    from convertables import files
+
+    monkeypatch.setattr(files, "MAX_INPUT_BYTES", 100)
+    (tmp_path / "ok.xml").write_bytes(b"x" * 100)
+    assert files.read_bytes_of(tmp_path / "ok.xml") == b"x" * 100
+    (tmp_path / "big.xml").write_bytes(b"x" * 101)
+    sources = [tmp_path / "big.xml"] + [Path("/dev/zero")] * Path("/dev/zero").exists()  # (a device says size 0)
+    for source in sources:
+        with pytest.raises(files.InputError) as error:
+            files.read_bytes_of(source)
+        assert error.value.diagnostic.code == "too-large" and "more than 100 bytes" in str(error.value)
 
 
 def test_the_wheel_ships_the_schemas(tmp_path: Path):
@@ -233,6 +248,35 @@ def test_score_uses_the_usable_cpus_unless_told(monkeypatch):
     assert asked == [3, 1]
     monkeypatch.setattr(score_runner.os, "sched_getaffinity", lambda pid: set(range(64)), raising=False)
     assert score.default_jobs() == score_runner.MAX_DEFAULT_JOBS == 8
+
+
+def test_no_more_workers_are_started_than_documents_or_four_a_cpu(monkeypatch):
+    import concurrent.futures
+
+    from convertables.score import runner
+
+    started = []
+
+    class Serial:  # records how many workers were asked for, and does their work here
+        def __init__(self, max_workers):
+            started.append(max_workers)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def map(self, function, items, chunksize=1):
+            return map(function, items)
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Serial)
+    monkeypatch.setattr(runner, "score_pair", lambda pair, settings: {"document": pair})
+    monkeypatch.setattr(runner, "SERIAL_WORK_S", -1.0)  # the pool from the third document on
+    monkeypatch.setattr(runner.os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    for jobs, documents, workers in ((1000, 100, 8), (1000, 5, 3), (3, 100, 3)):
+        records = list(runner.score_documents(list(range(documents)), None, jobs))
+        assert [r["document"] for r in records] == list(range(documents)) and started.pop() == workers
 
 
 def test_the_json_report_holds_the_report_exactly():

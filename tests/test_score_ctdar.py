@@ -334,3 +334,19 @@ def test_a_pool_starts_only_once_the_first_documents_take_long_enough(tmp_path, 
     monkeypatch.setattr(runner, "SERIAL_WORK_S", 0.0)  # all but the first two documents go to the workers
     assert score_paths(tmp_path / "gt", tmp_path / "res", settings, jobs=2) == serial
     assert pools == [2]
+
+
+def test_outlines_near_the_float_limit_are_measured_quietly_or_reported(tmp_path, recwarn):
+    huge = box(0, 0, 1e308, 1e308, ((0, 0), (1e308, 0), (1e308, 1e308), (0, 1e308), (5, 5)))
+    assert polygon_iou(huge, huge) == 0.0  # the areas overflow: no IoU, and no warning on stderr
+    assert not recwarn.list
+    twisted = "-1e308,-1e308 1e308,-1e308 1e308,1e308 -1e308,1.5e308"  # GEOS cannot repair it
+    for side in ("gt", "res"):
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "page.xml").write_text(
+            f'<document filename="page.jpg"><table><Coords points="{twisted}"/>'
+            f'<cell start-row="0" end-row="0" start-col="0" end-col="0"><Coords points="{twisted}"/></cell>'
+            "</table></document>")
+    report = score_paths(tmp_path / "gt", tmp_path / "res", ScoreSettings(metric="ctdar-b"), jobs=1)
+    (error,) = report["errors"]  # (the rest of the line is GEOS's own words)
+    assert error.startswith(f"{tmp_path / 'res' / 'page.xml'}: error geometry-failed an outline cannot be repaired (")

@@ -21,6 +21,7 @@ from ..options import ReadOptions
 from . import ctdar, marmot, region, structure
 from .pairing import DocumentPair, collect, pair
 from .figures import document_mean, scores
+from ..geometry import GeometryFailed
 from .structure import TableTooLarge
 
 
@@ -350,6 +351,8 @@ def score_pair(pair_: DocumentPair, settings: ScoreSettings) -> dict:
         record["counted"] = False
     except TableTooLarge as exc:
         record["error"] = f"{pair_.result_file or pair_.gt_files[0]}: error table-too-large {exc}"
+    except GeometryFailed as exc:
+        record["error"] = f"{pair_.result_file or pair_.gt_files[0]}: error geometry-failed {exc}"
     except UsageError as exc:
         record["error"] = f"{pair_.result_file or pair_.gt_files[0]}: error format-unavailable {exc}"
     except Exception as exc:  # a bug of ours: one line for this document, the others are still scored
@@ -375,13 +378,20 @@ SERIAL_WORK_S = 0.15
 MAX_DEFAULT_JOBS = 8
 
 
+def _usable_cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))  # CPUs this process may run on (not all the host's)
+    except AttributeError:  # not on every platform
+        return os.cpu_count() or 1
+
+
 def default_jobs() -> int:
     """The number of worker processes ``convertables score`` uses unless told."""
-    try:
-        usable = len(os.sched_getaffinity(0))  # CPUs this process may run on (not all the host's)
-    except AttributeError:  # not on every platform
-        usable = os.cpu_count() or 1
-    return max(1, min(usable, MAX_DEFAULT_JOBS))
+    return max(1, min(_usable_cpus(), MAX_DEFAULT_JOBS))
+
+
+# Workers beyond this many a usable CPU only take turns (and memory): more are not started.
+WORKERS_PER_CPU = 4
 
 
 def score_documents(
@@ -409,8 +419,10 @@ def score_documents(
         return
     from concurrent.futures import ProcessPoolExecutor  # (here: 15 ms of imports a single job does not need)
 
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        yield from pool.map(_score_pair_star, [(p, settings) for p in rest], chunksize=max(1, len(rest) // (jobs * 32)))
+    workers = min(jobs, len(rest), WORKERS_PER_CPU * _usable_cpus())
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        yield from pool.map(_score_pair_star, [(p, settings) for p in rest],
+                            chunksize=max(1, len(rest) // (workers * 32)))
 
 
 def score_paths(
