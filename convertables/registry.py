@@ -92,12 +92,20 @@ def _as_utf8(head: bytes) -> bytes:
     return head
 
 
+# a <Coords> element, its name prefixed or not (ICDAR 2013 files have none)
+_COORDS = re.compile(rb"<(?:[\w.-]+:)?Coords[\s/>]")
+
+
+def _has_coords(head: bytes) -> bool:
+    return b"Coords" in head and _COORDS.search(head) is not None  # (the plain search first: it is faster)
+
+
 def _is_icdar(head: bytes) -> bool:
-    return _xml_root(head) == "document" and b"<Coords" not in head
+    return _xml_root(head) == "document" and not _has_coords(head)
 
 
 def _is_ctdar(head: bytes) -> bool:
-    return _xml_root(head) == "document" and b"<Coords" in head and b"neighbors=" not in head
+    return _xml_root(head) == "document" and b"neighbors=" not in head and _has_coords(head)
 
 
 def _is_pod(head: bytes) -> bool:

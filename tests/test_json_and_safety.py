@@ -128,6 +128,8 @@ def test_broken_xml_is_one_clean_error(data):
         ('<document><table><Coords points="1,1"/><cell id="0" neighbors="1:R">'.encode("utf-16-be"), "a.xml", "pod"),
         ('<Page PageNum="1">'.encode("utf-16-le"), "a.xml", "marmot"),
         ('\ufeff{"format": "convertables"'.encode("utf-16-be"), "a", "json"),
+        (b'<d:document xmlns:d="urn:x"><d:table><d:Coords points="1,1 2,2"/>', "a.xml", "ctdar"),  # prefixed
+        (b"<document><table><region><bounding-box/><!-- Coordsystem --></region>", "a.xml", "icdar"),
     ],
 )
 def test_format_detection(head, name, expected):

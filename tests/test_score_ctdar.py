@@ -350,3 +350,37 @@ def test_outlines_near_the_float_limit_are_measured_quietly_or_reported(tmp_path
     report = score_paths(tmp_path / "gt", tmp_path / "res", ScoreSettings(metric="ctdar-b"), jobs=1)
     (error,) = report["errors"]  # (the rest of the line is GEOS's own words)
     assert error.startswith(f"{tmp_path / 'res' / 'page.xml'}: error geometry-failed an outline cannot be repaired (")
+
+
+_TWO_CELLS = ('<cell start-row="0" end-row="0" start-col="0" end-col="0"><Coords points="0,0 10,0 10,10 0,10"/></cell>'
+              '<cell start-row="0" end-row="0" start-col="1" end-col="1"><Coords points="10,0 20,0 20,10 10,10"/></cell>')
+_GT_PAGE = f'<document filename="a.jpg"><table><Coords points="0,0 20,0 20,10 0,10"/>{_TWO_CELLS}</table></document>'
+
+
+def _totals(report) -> tuple:
+    return tuple((t, v["correct"], v["gt"], v["detected"]) for t, v in report["total"]["iou"].items())
+
+
+def _score_both_tracks(tmp_path, gt: dict[str, str], res: dict[str, str]) -> tuple:
+    for side, pages in (("gt", gt), ("res", res)):
+        (tmp_path / side).mkdir()
+        for name, text in pages.items():
+            (tmp_path / side / name).write_text(text)
+    return tuple(_totals(score_paths(tmp_path / "gt", tmp_path / "res", ScoreSettings(metric=m), jobs=1))
+                 for m in ("ctdar-a", "ctdar-b"))
+
+
+def test_a_result_table_with_its_own_coords_before_its_region_is_outlined_by_them(tmp_path):
+    # (found against the official tool, which takes the first Coords in the table)
+    result = ('<document filename="a.jpg"><table id="0"><Coords points="50,50 70,50 70,60 50,60"/>'
+              f'<region id="0" page="1"><Coords points="0,0 20,0 20,10 0,10"/>{_TWO_CELLS}</region></table></document>')
+    track_a_totals, track_b_totals = _score_both_tracks(tmp_path, {"a.xml": _GT_PAGE}, {"a.xml": result})
+    assert track_a_totals == tuple((t, 0, 1, 1) for t in ("0.6", "0.7", "0.8", "0.9"))
+    assert track_b_totals == tuple((t, 0, 1, 1) for t in ("0.6", "0.7", "0.8", "0.9"))
+
+
+def test_names_ending_in_a_and_b_are_two_documents_for_ctdar(tmp_path):
+    # (ICDAR 2013's alternatives of one PDF are not a cTDaR convention)
+    pages = {"p1a.xml": _GT_PAGE, "p1b.xml": _GT_PAGE}
+    track_a_totals, track_b_totals = _score_both_tracks(tmp_path, pages, pages)
+    assert track_a_totals == track_b_totals == tuple((t, 2, 2, 2) for t in ("0.6", "0.7", "0.8", "0.9"))

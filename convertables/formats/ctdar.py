@@ -323,7 +323,14 @@ class _Reader:
             page = non_negative_int(region_el.get("page"))
             region = self.region(region_el, position if region_id is None else region_id, page or 1)
             table.regions.append(region)
-        if table.regions[0].bbox is None:  # the official tool takes the table's first Coords
+        # The official tool takes the first Coords inside the table element as its outline:
+        # the table's own where it comes before the first region's.
+        first = _first(el, "Coords")
+        if first is not None and region_els[0] not in first.iterancestors():
+            if table.regions[0].bbox is not None:
+                self.diagnostics.info("ctdar-outline", f"table {table.id}: its own <Coords>, the first in it, is its "
+                                                       "outline (as the official tool takes it), not its region's",
+                                      line=first.sourceline)
             table.regions[0].bbox = self.outline(el)
         return table
 

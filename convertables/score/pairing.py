@@ -90,7 +90,10 @@ def among_inputs(path: Path, *roots: Path) -> bool:
     return False
 
 
-def pair(gt_files: list[Path], result_files: list[Path]) -> Pairing:
+def pair(gt_files: list[Path], result_files: list[Path], alternatives: bool = True) -> Pairing:
+    """Each ground-truth document with its result. ``alternatives``: the ICDAR
+    2013 convention that ``eu-009a`` and ``eu-009b`` are two ground truths of one
+    PDF (other competitions' names may end so by chance: each is a document)."""
     results: dict[str, Path] = {}
     duplicates: list[Path] = []
     for path in result_files:
@@ -100,13 +103,14 @@ def pair(gt_files: list[Path], result_files: list[Path]) -> Pairing:
         else:
             results[key] = path
     groups: dict[str, list[Path]] = {}
+    base_of = alternative_base if alternatives else str
     for path in gt_files:
-        groups.setdefault(alternative_base(document_key(path)), []).append(path)
+        groups.setdefault(base_of(document_key(path)), []).append(path)
     pairing = Pairing()
     used: set[str] = set()
     for base, files in groups.items():
         keys = [document_key(p) for p in files]
-        shared = [base] + [base + s for s in "ab"]
+        shared = [base] + [base + s for s in "ab"] if alternatives else []
         chosen = [next((k for k in [key] + shared if k in results), None) for key in keys]
         if not any(chosen):  # scored as a document with no result; listed as unpaired
             pairing.unpaired_gt.extend(files)

@@ -49,6 +49,10 @@ class ScoreSettings:
 class StructureMetric:
     name = "structure"
     gt_model = "structure"
+
+    def has_alternatives(self, settings: ScoreSettings) -> bool:
+        """ICDAR 2013's a/b ground truths of one PDF (the biomedical benchmark pairs names as they are)."""
+        return settings.variant != "pubmed"
     variants = ("icdar2013", "pubmed")
 
     def check(self, settings: ScoreSettings) -> None:
@@ -109,6 +113,9 @@ class StructureMetric:
 
 class CtdarMetric:
     gt_model = None
+
+    def has_alternatives(self, settings: ScoreSettings) -> bool:
+        return False
     read_options = ReadOptions(extra={"keep_filler_cells": True})  # the official tool counts them
 
     def __init__(self, track: str):
@@ -190,6 +197,9 @@ class RegionMetric:
     name = "region"
     gt_model = "region"
 
+    def has_alternatives(self, settings: ScoreSettings) -> bool:
+        return True  # ICDAR 2013's a/b ground truths of one PDF
+
     def check(self, settings: ScoreSettings) -> None:
         if settings.variant not in (None, "chars", "area"):
             raise UsageError(f"--variant for region is chars (default) or area, not {settings.variant!r}")
@@ -248,6 +258,9 @@ class RegionMetric:
 
 class MarmotMetric(RegionMetric):
     name = "marmot"
+
+    def has_alternatives(self, settings: ScoreSettings) -> bool:
+        return False
 
     def check(self, settings: ScoreSettings) -> None:
         if settings.variant not in (None, "marmot"):
@@ -453,7 +466,7 @@ def score_paths(
     result_files = collect(result, result_suffixes, metric.gt_model)
     if not gt_files:
         raise UsageError(f"{gt}: no ground-truth files found")
-    pairing = pair(gt_files, result_files)
+    pairing = pair(gt_files, result_files, alternatives=metric.has_alternatives(settings))
     records = []
     for record in score_documents(pairing.pairs, settings, jobs):
         records.append(record)
