@@ -11,6 +11,8 @@ No other module flips a y coordinate.
 
 from __future__ import annotations
 
+import math
+import re
 import warnings
 
 from dataclasses import dataclass
@@ -109,6 +111,30 @@ def polygon_envelope(points: Iterable[Point], frame: Frame) -> BBox:
     xs = [p[0] for p in pts]
     ys = [p[1] for p in pts]
     return BBox(min(xs), min(ys), max(xs), max(ys), frame, pts)
+
+
+_POINT_PAIR = re.compile(r"^\s*([-+0-9.eE]+)\s*,\s*([-+0-9.eE]+)\s*$")
+
+
+def parse_points(raw: str) -> tuple[tuple[Point, ...] | None, str | None]:
+    """The points of a ``points`` attribute (``x,y`` pairs separated by
+    whitespace, as cTDaR and POD write them), or None and what is wrong,
+    said of the element: a pair that is not two finite numbers, or no pair at all."""
+    pts = []
+    for pair in raw.split():
+        match = _POINT_PAIR.match(pair)
+        x = y = math.nan
+        if match:
+            try:
+                x, y = float(match.group(1)), float(match.group(2))
+            except ValueError:
+                pass
+        if not (math.isfinite(x) and math.isfinite(y)):
+            return None, f"point {pair!r} is not a pair of finite numbers"  # (one said, the first)
+        pts.append((x, y))
+    if not pts:
+        return None, "has no points"
+    return tuple(pts), None
 
 
 def outline_points(box: BBox) -> tuple[Point, ...]:

@@ -121,3 +121,19 @@ def test_a_truncated_page_image_is_named_as_unreadable(tmp_path, head):
     with pytest.raises(InputError) as error:
         image_info(image)
     assert error.value.diagnostic.code == "image-unreadable" and error.value.diagnostic.file == str(image)
+
+
+@pytest.mark.parametrize("raw, points, problem", [
+    ("1,2 3.5,-4", ((1, 2), (3.5, -4)), None),
+    ("\t1,2\n1e1,+3 ", ((1, 2), (10, 3)), None),
+    ("1 ,2", None, "point '1' is not a pair of finite numbers"),  # (a space splits pairs)
+    ("", None, "has no points"),
+    ("1,2 3", None, "point '3' is not a pair of finite numbers"),
+    ("1,2,3", None, "point '1,2,3' is not a pair of finite numbers"),
+    ("1e999,2", None, "point '1e999,2' is not a pair of finite numbers"),
+    ("1_0,2", None, "point '1_0,2' is not a pair of finite numbers"),  # (float() would take it)
+])
+def test_points_are_pairs_of_finite_numbers(raw, points, problem):
+    from convertables.geometry import parse_points
+
+    assert parse_points(raw) == (points, problem)

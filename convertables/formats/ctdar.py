@@ -38,13 +38,12 @@ from itertools import compress, repeat
 from lxml import etree
 
 from ..diagnostics import Diagnostics
-from ..geometry import coordinate_text, envelope, foreign_frame_note, outline_points, polygon_envelope
+from ..geometry import coordinate_text, envelope, foreign_frame_note, outline_points, parse_points, polygon_envelope
 from ..grid import LazySourceLines, ParsedInts, non_negative_int, validate_document
 from ..model import BBox, Cell, Document, Frame, Page, Region, Table
 from ..options import ReadOptions, WriteOptions
 from ..xmlsafe import local_name, parse_xml, xml_text
 
-_PAIR = re.compile(r"^\s*([-+0-9.eE]+)\s*,\s*([-+0-9.eE]+)\s*$")
 _INDEX_LIMIT = 10**9
 _NUMBER = "[-+0-9.eE]+"
 _PAIRS = rf"{_NUMBER},{_NUMBER}(?:\s+{_NUMBER},{_NUMBER})*"
@@ -111,26 +110,10 @@ class _Reader:
         if raw is None:
             self.diagnostics.error("missing-attribute", "<Coords> has no points", line=coords.sourceline)
             return None
-        pts = []  # the careful way, pair by pair, saying which pair is wrong
-        for pair in raw.split():
-            match = _PAIR.match(pair)
-            x = y = math.nan
-            if match:
-                try:
-                    x, y = float(match.group(1)), float(match.group(2))
-                except ValueError:
-                    pass
-            if not (math.isfinite(x) and math.isfinite(y)):
-                self.diagnostics.error(
-                    "bad-number", f"<Coords> point {pair!r} is not a pair of finite numbers; the outline is dropped",
-                    line=coords.sourceline,
-                )
-                return None
-            pts.append((x, y))
-        if not pts:
-            self.diagnostics.error("bad-number", "<Coords> has no points; the outline is dropped", line=coords.sourceline)
-            return None
-        return tuple(pts)
+        pts, problem = parse_points(raw)  # the careful way, pair by pair, saying which pair is wrong
+        if problem:
+            self.diagnostics.error("bad-number", f"<Coords> {problem}; the outline is dropped", line=coords.sourceline)
+        return pts
 
     def outline(self, el) -> BBox | None:
         coords = _first(el, "Coords")

@@ -32,12 +32,11 @@ reproduces (``pod-relations``, info), and any table whose cells overlap
 
 from __future__ import annotations
 
-import math
 import re
 from statistics import median
 
 from ..diagnostics import Diagnostics
-from ..geometry import polygon_envelope
+from ..geometry import parse_points, polygon_envelope
 from ..grid import non_negative_int, overlapping_cells, validate_document
 from ..model import BBox, Cell, Document, Frame, Page, Region, Table
 from ..options import ReadOptions
@@ -206,17 +205,9 @@ def relation_holds(a: Cell, b: Cell, direction: str) -> bool:
 
 
 def _points(coords, diagnostics: Diagnostics):
-    pts = []
-    for pair in (coords.get("points") or "").split():
-        x, _, y = pair.partition(",")
-        try:
-            pts.append((float(x), float(y)))
-        except ValueError:
-            diagnostics.error("bad-number", f"<Coords> point {pair!r} is not a pair of numbers",
-                              line=coords.sourceline)
-            return None
-    if not pts or not all(math.isfinite(v) for p in pts for v in p):
-        diagnostics.error("bad-number", "<Coords> has no valid points", line=coords.sourceline)
+    pts, problem = parse_points(coords.get("points") or "")
+    if problem:
+        diagnostics.error("bad-number", f"<Coords> {problem}", line=coords.sourceline)
         return None
     return polygon_envelope(pts, Frame.IMAGE)
 
