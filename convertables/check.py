@@ -24,7 +24,7 @@ import json
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from . import files, registry
+from . import files
 from .diagnostics import Diagnostic, Diagnostics, InputError, Severity, UsageError
 from .model import Document, Frame
 from .options import ReadOptions
@@ -215,16 +215,11 @@ def _page_rules(path: Path, doc: Document, pdf_dir: Path, diagnostics: Diagnosti
 # -- many files, and pairing with ground truth -------------------------------------------------
 
 def collect(paths: list[Path]) -> list[Path]:
-    suffixes = tuple(registry.input_suffixes())
     found = []
     for path in paths:
         if not path.exists():
             raise UsageError(f"{path}: no such file or folder")
-        if path.is_dir():
-            found.extend(sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in suffixes
-                                and not p.name.startswith(".")))
-        else:
-            found.append(path)
+        found.extend(files.input_files(path) if path.is_dir() else [path])
     return found
 
 

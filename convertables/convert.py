@@ -32,16 +32,14 @@ def collect_inputs(inputs: Iterable[Path], from_format: Format | None) -> tuple[
     Returns ``(source, relative path)`` pairs and whether the inputs form a
     batch (a folder, or more than one input).
     """
-    suffixes = set(from_format.suffixes) if from_format else registry.input_suffixes()
+    suffixes = from_format.suffixes if from_format else None
     found: list[tuple[Path, Path]] = []
     inputs = list(inputs)
     batch = len(inputs) > 1
     for item in inputs:
         if item.is_dir():
             batch = True
-            for path in sorted(item.rglob("*")):
-                if path.is_file() and path.suffix.lower() in suffixes and not path.name.startswith("."):
-                    found.append((path, path.relative_to(item)))
+            found.extend((path, path.relative_to(item)) for path in files.input_files(item, suffixes))
         else:
             found.append((item, Path(item.name)))
     return found, batch

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Iterable
 
 from . import registry
 from .diagnostics import Diagnostic, Diagnostics, InputError, Severity, UsageError
@@ -45,6 +46,14 @@ def read_bytes_of(path: Path) -> bytes:
         raise _error("read-failed", "no such file", path) from None
     except OSError as exc:
         raise _error("read-failed", f"cannot be read: {exc.strerror or exc}", path) from None
+
+
+def input_files(folder: Path, suffixes: Iterable[str] | None = None) -> list[Path]:
+    """The files under ``folder`` (read recursively, sorted) whose names end in
+    one of ``suffixes`` (any case; by default every format's), hidden ones left out."""
+    wanted = tuple(s.lower() for s in (registry.input_suffixes() if suffixes is None else suffixes))
+    return sorted(p for p in folder.rglob("*")
+                  if p.is_file() and p.name.lower().endswith(wanted) and not p.name.startswith("."))
 
 
 def detect_format(path: Path, data: bytes) -> Format:

@@ -40,3 +40,15 @@ def test_a_name_gives_the_document_and_the_model(name, key, model):
 ])
 def test_a_conversion_names_its_output_after_its_input(name, target, has_cells, output):
     assert output_name(Path("sub") / name, registry.get(target), has_cells) == Path("sub") / output
+
+
+def test_the_input_files_of_a_folder(tmp_path: Path):
+    from convertables.files import input_files
+
+    for name in ("a.xml", "B.XML", ".hidden.xml", "notes.txt", "sub/c.json", "sub/d.xlsx"):
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text("")
+    (tmp_path / "folder.xml").mkdir()  # a folder is no file, whatever its name
+    assert [p.relative_to(tmp_path).as_posix() for p in input_files(tmp_path)] == [
+        "B.XML", "a.xml", "sub/c.json", "sub/d.xlsx"]
+    assert input_files(tmp_path, (".json",)) == [tmp_path / "sub" / "c.json"]

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Iterable
 
 from .. import registry
+from ..files import input_files
 
 _ALTERNATIVE = re.compile(r"^(.*\d)([ab])$")
 
@@ -71,9 +72,7 @@ def collect(path: Path, suffixes: Iterable[str], model: str | None) -> list[Path
     """The files of ``path`` (a file, or a folder read recursively) that hold ``model``."""
     if path.is_file():
         return [path]
-    wanted = tuple(suffixes)
-    files = sorted(p for p in path.rglob("*") if p.is_file() and p.name.lower().endswith(wanted)
-                   and not p.name.startswith("."))
+    files = input_files(path, suffixes)
     if model is None:
         return files
     return [p for p in files if model_of(p) in (model, None)]
