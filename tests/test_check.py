@@ -76,6 +76,23 @@ def test_pairing_with_ground_truth(tmp_path):
     assert "frame-mismatch" in codes
 
 
+def test_names_ending_in_a_and_b_are_alternatives_only_where_they_follow_icdar_2013(tmp_path):
+    clean = (CASES / "check" / "ok--clean-str-result.xml").read_text()
+    page = (ROOT / "samples" / "ctdar" / "sample.xml").read_text()
+    for folder, names, result, text in (("icdar", ("eu-9a-str.xml", "eu-9b-str.xml"), "eu-9a-str-result.xml", clean),
+                                        ("ctdar", ("p1a.xml", "p1b.xml"), "p1a.xml", page)):
+        gt, res = tmp_path / folder / "gt", tmp_path / folder / "res"
+        gt.mkdir(parents=True)
+        res.mkdir()
+        for name in names:
+            (gt / name).write_text(text)
+        (res / result).write_text(text)
+        findings = check_paths([res], CheckOptions(gt=gt))
+        unpaired = {Path(f.file).name for f in findings if f.code == "gt-without-result"}
+        # eu-9a's result serves eu-9b too, its alternative; p1b is a cTDaR page of its own, without a result
+        assert unpaired == (set() if folder == "icdar" else {"p1b.xml"})
+
+
 def test_the_real_ground_truth_defects_are_found():
     gt = corpus_path("icdar2013", "gt")
     findings = check_paths([gt], CheckOptions(pdf_dir=corpus_path("icdar2013", "pdf")))
