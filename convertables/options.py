@@ -8,6 +8,25 @@ from typing import Any, Literal
 
 Model = Literal["auto", "structure", "region"]
 
+# The format-specific settings (``extra``) some readers and writers take, each
+# documented in its format's module. Any other name is refused: a misspelt one
+# would otherwise be ignored without a word.
+READ_EXTRAS = {
+    "split_blank_rows": "xlsx: a sheet splits into tables at fully empty rows",
+    "keep_pandas_labels": "html, xlsx: keep pandas' default header row and index column",
+    "with_caption": "marmot: widen a table's region by its caption",
+    "with_footnote": "marmot: widen a table's region by its footnote",
+    "keep_filler_cells": "ctdar: keep cells whose points are all 0,0 (the scorer does)",
+}
+WRITE_EXTRAS = {"track": "ctdar: A (tables) or B (cells, the default)"}
+
+
+def _check_extra(extra: dict, known: dict, options: str) -> None:
+    unknown = sorted(set(extra) - set(known))
+    if unknown:
+        raise ValueError(f"{options}.extra: unknown setting(s) {', '.join(map(repr, unknown))}; "
+                         f"known: {', '.join(known)}")
+
 
 @dataclass(frozen=True)
 class ReadOptions:
@@ -19,7 +38,10 @@ class ReadOptions:
     page: int | None = None
     """Formats without pages (HTML, pandas exports): the page to put regions on."""
     extra: dict[str, Any] = field(default_factory=dict)
-    """Format-specific settings, documented in each format's module."""
+    """Format-specific settings (:data:`READ_EXTRAS`), documented in each format's module."""
+
+    def __post_init__(self):
+        _check_extra(self.extra, READ_EXTRAS, "ReadOptions")
 
 
 @dataclass(frozen=True)
@@ -40,3 +62,7 @@ class WriteOptions:
     image: str | None = None
     """... or a page image (PNG, JPEG): its pixel height and DPI give the page height."""
     extra: dict[str, Any] = field(default_factory=dict)
+    """Format-specific settings (:data:`WRITE_EXTRAS`), documented in each format's module."""
+
+    def __post_init__(self):
+        _check_extra(self.extra, WRITE_EXTRAS, "WriteOptions")

@@ -286,3 +286,13 @@ def test_the_json_report_holds_the_report_exactly():
                    {"documents": [{"document": "a\n\"b\"", "f1": 0.1 + 0.2, "tables": [{"iou": None}]}],
                     "total": {"f1": 1.0, "nested": {"t": [1, 2]}}, "errors": ["é"]}):
         assert json.loads(as_json(report)) == report
+
+
+def test_a_misspelt_format_setting_is_refused_not_ignored():
+    from convertables.options import READ_EXTRAS, ReadOptions, WriteOptions
+
+    assert ReadOptions(extra={name: True for name in READ_EXTRAS}).extra["split_blank_rows"] is True
+    with pytest.raises(ValueError, match=r"ReadOptions.extra: unknown setting\(s\) 'split_blank_row'; known: "):
+        ReadOptions(extra={"split_blank_row": True})
+    with pytest.raises(ValueError, match=r"WriteOptions.extra: unknown setting\(s\) 'trak'; known: track"):
+        WriteOptions(extra={"trak": "A"})
