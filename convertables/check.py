@@ -251,8 +251,10 @@ def _pairing_rules(results: list[Path], documents: dict[Path, Document], gt: Pat
         res = [p for p in results if model_of(p) in (model, None)]
         if not gts or not res:
             continue
-        # eu-009a/eu-009b as alternatives of one PDF is ICDAR 2013's convention, whose names say the model
-        pairing = pair(gts, res, alternatives=any(model_of(p) is not None for p in gts))
+        # eu-009a/eu-009b as alternatives of one PDF is ICDAR 2013's convention, whose names say the model;
+        # results PMC1_1, PMC1_2 as variants of PMC1's is the biomedical benchmark's, whose names do not
+        icdar2013_names = any(model_of(p) is not None for p in gts)
+        pairing = pair(gts, res, alternatives=icdar2013_names, result_variants=not icdar2013_names)
         for path in pairing.unpaired_gt:
             out.append(_finding("gt-without-result", Severity.ERROR,
                                 f"no result for this ground truth ({model} model)", path))
@@ -260,13 +262,19 @@ def _pairing_rules(results: list[Path], documents: dict[Path, Document], gt: Pat
             out.append(_finding("result-without-gt", Severity.WARNING,
                                 f"no ground truth for this result ({model} model)", path))
         for p in pairing.pairs:
-            if p.result_file is None or p.result_file not in documents:
-                continue
-            try:
-                gt_doc = files.read(p.gt_files[0])
-            except InputError:
-                continue
-            out.extend(_frame_against_gt(p.result_file, documents[p.result_file], gt_doc))
+            compared: dict[Path, Path] = {}  # each result against its first ground truth
+            for gt_file, result_file in zip(p.gt_files, p.result_files):
+                if result_file in documents:
+                    compared.setdefault(result_file, gt_file)
+            gt_docs: dict[Path, Document | None] = {}
+            for result_file, gt_file in compared.items():
+                if gt_file not in gt_docs:
+                    try:
+                        gt_docs[gt_file] = files.read(gt_file)
+                    except InputError:
+                        gt_docs[gt_file] = None
+                if gt_docs[gt_file] is not None:
+                    out.extend(_frame_against_gt(result_file, documents[result_file], gt_docs[gt_file]))
     return out
 
 

@@ -439,6 +439,7 @@ def score(
     ignore_page: Annotated[bool, typer.Option("--ignore-page", help="Pair tables regardless of their page.")] = False,
     compat: Annotated[bool, typer.Option("--compat", help="Reproduce the official tool's numbers, quirks included.")] = False,
     matching: Annotated[str, typer.Option("--matching", help="cTDaR: greedy (official) or optimal.")] = "greedy",
+    single_variant: Annotated[bool, typer.Option("--single-variant", help="pubmed: score each document's own result only, not its variants (PMC1_1.xml...).")] = False,
     result_format: Annotated[Optional[str], typer.Option("--result-format", help="Format of the results (default: from content).")] = None,
     report: Annotated[str, typer.Option("--format", help="Report: text (a table on stdout) or json.")] = "text",
     per_document: Annotated[Optional[Path], typer.Option("--per-document", help="Also write per-document figures as CSV.")] = None,
@@ -468,7 +469,7 @@ def score(
         raise typer.Exit(EXIT_USAGE)
     settings = ScoreSettings(metric=metric, variant=variant, normalise=normalise, ignore_page=ignore_page,
                              compat=compat, matching=matching, result_format=result_format,
-                             pdf_dir=str(pdf_dir) if pdf_dir else None,
+                             single_variant=single_variant, pdf_dir=str(pdf_dir) if pdf_dir else None,
                              penalties=str(penalties) if penalties else None)
     if per_document is not None:
         from .score.pairing import among_inputs

@@ -76,6 +76,21 @@ def test_pairing_with_ground_truth(tmp_path):
     assert "frame-mismatch" in codes
 
 
+def test_result_variants_have_their_ground_truth_where_names_do_not_follow_icdar_2013(tmp_path):
+    gt, res = tmp_path / "gt", tmp_path / "res"
+    gt.mkdir()
+    res.mkdir()
+    clean = (CASES / "check" / "ok--clean-str-result.xml").read_text()
+    (gt / "PMC1.xml").write_text(clean)
+    moved = clean.replace('y1="700"', 'y1="-100"').replace('y2="712"', 'y2="-90"')
+    for name, text in (("PMC1_1.xml", clean), ("PMC1_2.xml", moved), ("PMC2_1.xml", clean)):
+        (res / name).write_text(text)
+    findings = {(f.code, Path(f.file).name) for f in check_paths([res], CheckOptions(gt=gt))
+                if f.code in ("result-without-gt", "gt-without-result", "frame-mismatch")}
+    # each variant is compared with PMC1's ground truth; PMC2 has none
+    assert findings == {("frame-mismatch", "PMC1_2.xml"), ("result-without-gt", "PMC2_1.xml")}
+
+
 def test_names_ending_in_a_and_b_are_alternatives_only_where_they_follow_icdar_2013(tmp_path):
     clean = (CASES / "check" / "ok--clean-str-result.xml").read_text()
     page = (ROOT / "samples" / "ctdar" / "sample.xml").read_text()

@@ -216,6 +216,24 @@ def test_score_command_reports_json_csv_and_exit_codes(tmp_path: Path):
     assert invoke("score", "--gt", gt, "--result", gt, "--format", "csv").exit_code == 2
 
 
+def test_score_pubmed_takes_the_best_result_variant_unless_single_variant(tmp_path: Path):
+    gt, res = tmp_path / "gt", tmp_path / "res"
+    gt.mkdir()
+    res.mkdir()
+    sample = (ROOT / "samples" / "icdar" / "sample-str.xml").read_text()
+    (gt / "PMC7.xml").write_text(sample)
+    (res / "PMC7.xml").write_text("<document></document>")  # nothing found
+    (res / "PMC7_1.xml").write_text(sample)  # everything found
+    found = json.loads(invoke("score", "--gt", gt, "--result", res, "--variant", "pubmed", "--format", "json").stdout)
+    assert (found["documents"][0]["result_file"], found["total"]["correct"]) == (str(res / "PMC7_1.xml"), 14)
+    result = invoke("score", "--gt", gt, "--result", res, "--variant", "pubmed", "--single-variant", "--format", "json")
+    single = json.loads(result.stdout)
+    assert (single["documents"][0]["result_file"], single["total"]["correct"]) == (str(res / "PMC7.xml"), 0)
+    assert single["unpaired"]["result"] == [str(res / "PMC7_1.xml")] and single["settings"]["single_variant"]
+    result = invoke("score", "--gt", gt, "--result", res, "--single-variant")
+    assert result.exit_code == 2 and "--single-variant applies to --variant pubmed only" in result.output
+
+
 def test_score_never_writes_its_csv_over_an_input_and_reports_the_scores_when_it_cannot_write_it(tmp_path: Path):
     gt = tmp_path / "gt"
     shutil.copytree(ROOT / "samples" / "icdar", gt)

@@ -9,7 +9,7 @@ import pytest
 
 from convertables import registry
 from convertables.convert import output_name
-from convertables.score.pairing import document_key, model_of
+from convertables.score.pairing import document_key, model_of, pair
 
 
 @pytest.mark.parametrize("name, key, model", [
@@ -52,3 +52,36 @@ def test_the_input_files_of_a_folder(tmp_path: Path):
     assert [p.relative_to(tmp_path).as_posix() for p in input_files(tmp_path)] == [
         "B.XML", "a.xml", "sub/c.json", "sub/d.xlsx"]
     assert input_files(tmp_path, (".json",)) == [tmp_path / "sub" / "c.json"]
+
+
+def _names(paths) -> list[str | None]:
+    return [p.name if p else None for p in paths]
+
+
+def test_result_variants_are_candidates_of_their_documents_result_in_the_order_of_their_numbers():
+    gt = [Path("gt/PMC1.xml"), Path("gt/PMC2.xml"), Path("gt/PMC3_1.xml")]
+    results = [Path(f"res/{n}") for n in (
+        "PMC1_10.xml", "PMC1_2.xml", "PMC1.xml", "PMC1_x.xml",  # _x: not a number, so its own document
+        "PMC2_1-str.xml",  # a variant without the document's own result
+        "PMC3_1.xml",  # a ground truth's own name is not a variant of PMC3
+        "PMC4_1.xml",  # no ground truth PMC4
+        "PMC1_" + "9" * 5000 + ".xml", "PMC1_02.xml",  # numbers of any length, leading zeros
+    )]
+    pairing = pair(gt, results, alternatives=False, result_variants=True)
+    first, second, third = pairing.pairs
+    assert _names(first.result_files) == ["PMC1.xml", "PMC1_02.xml", "PMC1_2.xml", "PMC1_10.xml",
+                                          "PMC1_" + "9" * 5000 + ".xml"]
+    assert _names(first.gt_files) == ["PMC1.xml"] * 5 and first.result_file.name == "PMC1.xml"
+    assert (second.document, _names(second.result_files), second.result_file.name) == (
+        "PMC2", ["PMC2_1-str.xml"], "PMC2_1-str.xml")
+    assert (third.document, _names(third.result_files)) == ("PMC3_1", ["PMC3_1.xml"])
+    assert sorted(_names(pairing.unpaired_results)) == ["PMC1_x.xml", "PMC4_1.xml"]
+    assert pairing.unpaired_gt == []
+
+
+def test_without_result_variants_a_variant_is_a_result_without_ground_truth():
+    gt = [Path("gt/PMC1.xml"), Path("gt/PMC2.xml")]
+    pairing = pair(gt, [Path("res/PMC1.xml"), Path("res/PMC1_1.xml"), Path("res/PMC2_1.xml")], alternatives=False)
+    assert [_names(p.result_files) for p in pairing.pairs] == [["PMC1.xml"], [None]]
+    assert _names(pairing.unpaired_results) == ["PMC1_1.xml", "PMC2_1.xml"]
+    assert _names(pairing.unpaired_gt) == ["PMC2.xml"]

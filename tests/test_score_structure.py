@@ -4,15 +4,17 @@ and agreement with the official tool on the real corpus."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from convertables.diagnostics import UsageError
 from convertables.model import Cell, Document, Region, Table
 from convertables.score import ScoreSettings, score_paths
 from convertables.score.structure import (
-    TableTooLarge, icdar2013_relations, pubmed_relations, score_icdar2013, score_pubmed,
+    TableTooLarge, icdar2013_relations, pubmed_preference, pubmed_relations, score_icdar2013, score_pubmed,
 )
 from convertables.score.text import default, ignorechars, ignorechars2, pubmed
 from tests.conftest import corpus_path
@@ -266,6 +268,60 @@ def test_alternative_ground_truths_keep_the_better(tmp_path):
     (record,) = report["documents"]
     assert record["gt_file"].endswith("x-009b-str.xml") and record["f1"] == 1.0
     assert [a["f1"] for a in record["alternatives"]] == [0.5, 1.0]
+
+
+def _pubmed_folders(tmp_path):
+    from convertables import write
+
+    (tmp_path / "gt").mkdir()
+    (tmp_path / "res").mkdir()
+    write(doc(grid("A B | C D")), tmp_path / "gt" / "PMC1.xml")  # 4 relations
+    # F1 0.4 (2 of 4 found, 6 detected: the second table is a false positive), TP - FP - FN = 2 - 4 - 2
+    write(doc(grid("A B | C X"), grid("P Q R", table_id=1)), tmp_path / "res" / "PMC1.xml")
+    write(doc(grid("A B")), tmp_path / "res" / "PMC1_1.xml")  # F1 0.4 too (1 of 4, 1 detected), 1 - 0 - 3
+    write(doc(grid("A X")), tmp_path / "res" / "PMC1_2.xml")  # F1 0
+    write(doc(grid("A B C")), tmp_path / "gt" / "PMC2.xml")
+    write(doc(grid("A B C")), tmp_path / "res" / "PMC2_3.xml")  # only a variant: perfect
+    write(doc(grid("A B")), tmp_path / "gt" / "PMC3.xml")  # no result
+    return tmp_path / "gt", tmp_path / "res"
+
+
+def test_pubmed_result_variants_keep_the_best_by_f1_then_by_tp_minus_fp_minus_fn(tmp_path):
+    gt, res = _pubmed_folders(tmp_path)
+    for jobs in (1, 2):
+        report = score_paths(gt, res, ScoreSettings(variant="pubmed"), jobs=jobs)
+        chosen = {d["document"]: (Path(d["result_file"]).name if d["result_file"] else None,
+                                  d["gt"], d["correct"], d["detected"]) for d in report["documents"]}
+        assert chosen == {"PMC1": ("PMC1_1.xml", 4, 1, 1), "PMC2": ("PMC2_3.xml", 2, 2, 2), "PMC3": (None, 1, 0, 0)}
+        assert [(Path(a["result_file"]).name, a["f1"]) for a in report["documents"][0]["alternatives"]] == [
+            ("PMC1.xml", 0.4), ("PMC1_1.xml", 0.4), ("PMC1_2.xml", 0.0)]
+        assert {k: report["total"][k] for k in ("gt", "correct", "detected")} == {"gt": 7, "correct": 3, "detected": 3}
+        assert report["unpaired"] == {"gt": [str(gt / "PMC3.xml")], "result": []}
+
+
+def test_pubmed_single_variant_scores_each_documents_own_result_only(tmp_path):
+    gt, res = _pubmed_folders(tmp_path)
+    report = score_paths(gt, res, ScoreSettings(variant="pubmed", single_variant=True))
+    chosen = {d["document"]: (d["gt"], d["correct"], d["detected"]) for d in report["documents"]}
+    assert chosen == {"PMC1": (4, 2, 6), "PMC2": (2, 0, 0), "PMC3": (1, 0, 0)}
+    assert sorted(Path(p).name for p in report["unpaired"]["result"]) == ["PMC1_1.xml", "PMC1_2.xml", "PMC2_3.xml"]
+    # ICDAR 2013's metric knows no result variants either
+    report = score_paths(gt, res)
+    assert sorted(Path(p).name for p in report["unpaired"]["result"]) == ["PMC1_1.xml", "PMC1_2.xml", "PMC2_3.xml"]
+    with pytest.raises(UsageError, match="--single-variant applies to --variant pubmed only"):
+        score_paths(gt, res, ScoreSettings(single_variant=True))
+
+
+@pytest.mark.parametrize("counts, preference", [
+    ((4, 1, 1), (0.4, -2)),  # gt, correct, detected -> F1, TP - FP - FN
+    ((4, 2, 6), (0.4, -4)),
+    ((4, 4, 4), (1.0, 4)),
+    ((4, 0, 3), (0.0, -7)),
+    ((0, 0, 0), (0.0, 0)),  # the benchmark's convention: nothing to find and nothing found is F1 0, not 1
+    ((0, 0, 2), (0.0, -2)),
+])
+def test_the_benchmarks_ranking_of_variants(counts, preference):
+    assert pubmed_preference(*counts) == preference
 
 
 # -- the real corpus ----------------------------------------------------------------------------

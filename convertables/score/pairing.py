@@ -4,7 +4,9 @@ A document's key is its file name without the suffixes that competitions and
 tools add: ``eu-001-str.xml``, ``eu-001-str-result.xml``, ``eu-001.xml`` and
 ``eu-001.pdf.xml`` are all ``eu-001``. Alternative ground truths of one PDF
 (``eu-009a``, ``eu-009b``) form one document: each is scored and the better
-kept. A result for ``eu-009a`` (or ``eu-009``) serves both.
+kept. A result for ``eu-009a`` (or ``eu-009``) serves both. Where asked (the
+biomedical benchmark's convention), results named ``PMC1_1``, ``PMC1_2`` are
+variants of the result for ``PMC1``: each is scored and the best kept.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from .. import registry
 from ..files import input_files
 
 _ALTERNATIVE = re.compile(r"^(.*\d)([ab])$")
+_VARIANT = re.compile(r"^(.+)_([0-9]+)$")
 
 
 def document_key(path: Path) -> str:
@@ -44,15 +47,20 @@ def alternative_base(key: str) -> str:
 
 @dataclass
 class DocumentPair:
-    """A document's ground-truth file(s) and the result(s) they are scored against."""
+    """A document's ground-truth file(s) and the result(s) they are scored against.
+
+    ``gt_files[i]`` is scored against ``result_files[i]``, and the best of these
+    candidates is kept: the alternatives (``a``, ``b``) of one PDF, or one ground
+    truth repeated for each variant of its result.
+    """
 
     document: str
     gt_files: list[Path]
-    """One, or the alternatives (``a``, ``b``) of one PDF."""
+    """One, the alternatives (``a``, ``b``) of one PDF, or one repeated for each result variant."""
     result_file: Path | None
-    """The result for the first alternative (and for the others, unless they have their own)."""
+    """The first candidate's result."""
     result_files: list[Path | None] = field(default_factory=list)
-    """The result each alternative is scored against, parallel to ``gt_files``."""
+    """The result each ground truth of ``gt_files`` is scored against (by default ``result_file`` for all)."""
 
     def __post_init__(self):
         if not self.result_files:
@@ -89,10 +97,15 @@ def among_inputs(path: Path, *roots: Path) -> bool:
     return False
 
 
-def pair(gt_files: list[Path], result_files: list[Path], alternatives: bool = True) -> Pairing:
+def pair(gt_files: list[Path], result_files: list[Path], alternatives: bool = True,
+         result_variants: bool = False) -> Pairing:
     """Each ground-truth document with its result. ``alternatives``: the ICDAR
     2013 convention that ``eu-009a`` and ``eu-009b`` are two ground truths of one
-    PDF (other competitions' names may end so by chance: each is a document)."""
+    PDF (other competitions' names may end so by chance: each is a document).
+    ``result_variants``: the biomedical benchmark's convention that results
+    ``PMC1_1``, ``PMC1_2``... are variants of ``PMC1``'s (a name that is itself a
+    ground truth's is not a variant); they are tried after ``PMC1``'s own result,
+    in the order of their numbers."""
     results: dict[str, Path] = {}
     duplicates: list[Path] = []
     for path in result_files:
@@ -105,24 +118,38 @@ def pair(gt_files: list[Path], result_files: list[Path], alternatives: bool = Tr
     base_of = alternative_base if alternatives else str
     for path in gt_files:
         groups.setdefault(base_of(document_key(path)), []).append(path)
+    variants = _variants(results, {document_key(p) for p in gt_files}) if result_variants else {}
     pairing = Pairing()
     used: set[str] = set()
     for base, files in groups.items():
         keys = [document_key(p) for p in files]
         shared = [base] + [base + s for s in "ab"] if alternatives else []
         chosen = [next((k for k in [key] + shared if k in results), None) for key in keys]
-        if not any(chosen):  # scored as a document with no result; listed as unpaired
+        tried = [(path, candidate) for path, key, own in zip(files, keys, chosen)
+                 for candidate in ([own] if own else []) + variants.get(key, []) or [None]]
+        if not any(candidate for _, candidate in tried):  # scored as a document with no result; listed as unpaired
             pairing.unpaired_gt.extend(files)
             pairing.pairs.append(DocumentPair(keys[0], files, None))
             continue
-        used.update(k for k in chosen if k)
-        first = next(k for k in chosen if k)
+        used.update(candidate for _, candidate in tried if candidate)
+        first = next(candidate for _, candidate in tried if candidate)
         pairing.pairs.append(DocumentPair(
-            keys[0] if len(files) == 1 else first, files, results[first],
-            [results[k] if k else None for k in chosen],
+            keys[0] if len(files) == 1 else first, [path for path, _ in tried], results[first],
+            [results[k] if k else None for _, k in tried],
         ))
     pairing.unpaired_results = [p for k, p in results.items() if k not in used] + duplicates
     return pairing
+
+
+def _variants(results: dict[str, Path], gt_keys: set[str]) -> dict[str, list[str]]:
+    """Ground-truth key -> the keys of its result's variants, by their numbers."""
+    found: dict[str, list[tuple[int, str, str]]] = {}
+    for key in results:
+        match = _VARIANT.match(key)
+        if match and key not in gt_keys and match.group(1) in gt_keys:
+            digits = match.group(2).lstrip("0")
+            found.setdefault(match.group(1), []).append((len(digits), digits, key))  # numeric order, any length
+    return {base: [key for *_, key in sorted(numbered)] for base, numbered in found.items()}
 
 
 def find_pdf(path: Path, filename: str | None, pdf_dir: Path) -> Path | None:

@@ -42,18 +42,47 @@ class ScoreSettings:
     penalties: str | None = None
     """marmot metric: a JSON file overriding the default penalty scores and threshold."""
     result_format: str | None = None
+    single_variant: bool = False
+    """``--variant pubmed``: score only each document's own result file, not its
+    variants (``PMC1_1.xml``...), as the benchmark's ``--single_variant`` does."""
+
+
+class Metric:
+    """What every metric answers the runner; the defaults are most metrics'."""
+
+    def has_alternatives(self, settings: ScoreSettings) -> bool:
+        """Whether ground truths named ``eu-009a``/``eu-009b`` are alternatives of one PDF."""
+        return False
+
+    def has_result_variants(self, settings: ScoreSettings) -> bool:
+        """Whether results named ``PMC1_1``, ``PMC1_2`` are variants of ``PMC1``'s."""
+        return False
+
+    def preference(self, record: dict, settings: ScoreSettings) -> tuple:
+        """Of a document's candidates (alternatives, variants), the one with the
+        greatest preference is kept (the first on ties)."""
+        return (record["f1"],)
 
 
 # -- the structure metric ----------------------------------------------------------------
 
-class StructureMetric:
+class StructureMetric(Metric):
     name = "structure"
     gt_model = "structure"
+    variants = ("icdar2013", "pubmed")
 
     def has_alternatives(self, settings: ScoreSettings) -> bool:
         """ICDAR 2013's a/b ground truths of one PDF (the biomedical benchmark pairs names as they are)."""
         return settings.variant != "pubmed"
-    variants = ("icdar2013", "pubmed")
+
+    def has_result_variants(self, settings: ScoreSettings) -> bool:
+        """The biomedical benchmark's result variants, unless ``single_variant``."""
+        return settings.variant == "pubmed" and not settings.single_variant
+
+    def preference(self, record: dict, settings: ScoreSettings) -> tuple:
+        if settings.variant == "pubmed":
+            return structure.pubmed_preference(record["gt"], record["correct"], record["detected"])
+        return (record["f1"],)
 
     def check(self, settings: ScoreSettings) -> None:
         self.check_matching(settings)
@@ -111,11 +140,8 @@ class StructureMetric:
 
 # -- the cTDaR metrics ------------------------------------------------------------------------
 
-class CtdarMetric:
+class CtdarMetric(Metric):
     gt_model = None
-
-    def has_alternatives(self, settings: ScoreSettings) -> bool:
-        return False
     read_options = ReadOptions(extra={"keep_filler_cells": True})  # the official tool counts them
 
     def __init__(self, track: str):
@@ -193,7 +219,7 @@ class CtdarMetric:
 
 # -- the ICDAR 2013 region metric ----------------------------------------------------------------
 
-class RegionMetric:
+class RegionMetric(Metric):
     name = "region"
     gt_model = "region"
 
@@ -301,7 +327,7 @@ class MarmotMetric(RegionMetric):
         return {"total": {**counts, **marmot.revised(counts), "error_types": types, "documents": len(records)}}
 
 
-METRICS: dict[str, object] = {
+METRICS: dict[str, Metric] = {
     "structure": StructureMetric(),
     "region": RegionMetric(),
     "marmot": MarmotMetric(),
@@ -324,7 +350,8 @@ def _read(path: Path, format: str | None, metric) -> Document:
 
 
 def score_pair(pair_: DocumentPair, settings: ScoreSettings) -> dict:
-    """The record of one document: the best of its ground-truth alternatives."""
+    """The record of one document: the best of its candidates (ground-truth
+    alternatives, result variants), by the metric's preference."""
     metric = get_metric(settings.metric)
     record: dict = {
         "document": pair_.document,
@@ -335,8 +362,11 @@ def score_pair(pair_: DocumentPair, settings: ScoreSettings) -> dict:
         best = None
         alternatives = []
         read_results: dict[Path, Document | None] = {}
+        read_gts: dict[Path, Document] = {}
         for gt_file, result_file in zip(pair_.gt_files, pair_.result_files):
-            gt_doc = _read(gt_file, None, metric)
+            if gt_file not in read_gts:
+                read_gts[gt_file] = _read(gt_file, None, metric)
+            gt_doc = read_gts[gt_file]
             result, unreadable = None, False
             if result_file is not None:
                 if result_file not in read_results:
@@ -350,9 +380,11 @@ def score_pair(pair_: DocumentPair, settings: ScoreSettings) -> dict:
             scored = metric.score(gt_doc, result, settings, unreadable=unreadable, gt_file=gt_file)
             if scored is None:
                 return {**record, "skipped": "no result (left out in compat mode)"}
-            alternatives.append({"gt_file": str(gt_file), "f1": scored["f1"]})
-            if best is None or scored["f1"] > best[2]["f1"]:  # the first on ties
-                best = (gt_file, result_file, scored)
+            alternatives.append({"gt_file": str(gt_file),
+                                 "result_file": str(result_file) if result_file else None, "f1": scored["f1"]})
+            preference = metric.preference(scored, settings)
+            if best is None or preference > best[3]:  # the first on ties
+                best = (gt_file, result_file, scored, preference)
         record["gt_file"] = str(best[0])
         record["result_file"] = str(best[1]) if best[1] else None
         record.update(best[2])
@@ -452,6 +484,8 @@ def score_paths(
     """
     metric = get_metric(settings.metric)
     metric.check(settings)
+    if settings.single_variant and settings.variant != "pubmed":
+        raise UsageError("--single-variant applies to --variant pubmed only (the biomedical benchmark's result variants)")
     if settings.compat and settings.matching != "greedy":
         raise UsageError("--compat reproduces the official tool, whose matching is greedy; drop --matching")
     if settings.result_format:
@@ -466,7 +500,8 @@ def score_paths(
     result_files = collect(result, result_suffixes, metric.gt_model)
     if not gt_files:
         raise UsageError(f"{gt}: no ground-truth files found")
-    pairing = pair(gt_files, result_files, alternatives=metric.has_alternatives(settings))
+    pairing = pair(gt_files, result_files, alternatives=metric.has_alternatives(settings),
+                   result_variants=metric.has_result_variants(settings))
     records = []
     for record in score_documents(pairing.pairs, settings, jobs):
         records.append(record)

@@ -49,7 +49,7 @@ from typing import Callable, NamedTuple, Sequence
 from ..model import Document, Table
 from . import text as texts
 from .assignment import max_weight_assignment
-from .figures import scores
+from .figures import f1, scores
 
 MAX_BAND_SLOTS = 4_000_000
 
@@ -316,6 +316,16 @@ def score_pubmed(gt: Document, result: Document) -> StructureResult:
             out.tables.append(TableRecord(None, r.table_id, r.page, 0, 0, len(r)))
     out.counted = list(out.tables)
     return out
+
+
+def pubmed_preference(gt: int, correct: int, detected: int) -> tuple[float, int]:
+    """How the biomedical benchmark ranks the variants of one document's result:
+    by F1 with its own conventions (precision or recall 0 where nothing was
+    detected or was to detect: not :func:`scores`' 1), then by TP - FP - FN."""
+    fp, fn = detected - correct, gt - correct
+    precision = correct / detected if detected else 0.0
+    recall = correct / gt if gt else 0.0
+    return f1(precision, recall), correct - fp - fn
 
 
 def _max_weight_pairs(gt_tables: list[TableRelations], res_tables: list[TableRelations],
