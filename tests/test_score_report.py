@@ -158,3 +158,20 @@ def test_precision_recall_and_f1_where_counts_are_zero():
     records = [{"precision": 1.0, "recall": 0.5}, {"precision": 0.5, "recall": 0.5}]
     assert document_mean(records) == {"precision": 0.75, "recall": 0.5, "f1": 0.6, "documents": 2}
     assert document_mean([]) == {"precision": 0.0, "recall": 0.0, "f1": 0.0, "documents": 0}
+
+
+def test_the_notes_say_which_candidate_of_a_document_was_kept(tmp_path: Path):
+    from convertables import write
+    from tests.test_score_structure import _pubmed_folders, doc, grid
+
+    gt, res = _pubmed_folders(tmp_path / "pubmed")
+    notes = summary(score_paths(gt, res, ScoreSettings(variant="pubmed"))).notes
+    assert [n for n in notes if "candidates" in n] == [f"PMC1: the best of 3 candidates kept, result {res / 'PMC1_1.xml'}"]
+    icdar = tmp_path / "icdar"
+    icdar.mkdir()
+    write(doc(grid("A B | C D")), icdar / "x-009a-str.xml")
+    write(doc(grid("A B | C E")), icdar / "x-009b-str.xml")
+    write(doc(grid("A B | C E")), tmp_path / "x-009a-str-result.xml")
+    notes = summary(score_paths(icdar, tmp_path / "x-009a-str-result.xml")).notes
+    assert [n for n in notes if "candidates" in n] == [
+        f"x-009a: the best of 2 candidates kept, ground truth {icdar / 'x-009b-str.xml'}"]

@@ -273,7 +273,7 @@ def test_alternative_ground_truths_keep_the_better(tmp_path):
 def _pubmed_folders(tmp_path):
     from convertables import write
 
-    (tmp_path / "gt").mkdir()
+    (tmp_path / "gt").mkdir(parents=True)
     (tmp_path / "res").mkdir()
     write(doc(grid("A B | C D")), tmp_path / "gt" / "PMC1.xml")  # 4 relations
     # F1 0.4 (2 of 4 found, 6 detected: the second table is a false positive), TP - FP - FN = 2 - 4 - 2

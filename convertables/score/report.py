@@ -107,9 +107,20 @@ def _notes(report: dict) -> list[str]:
     return [
         f"normalisation: {report['normalisation']}",
         f"aggregation: {report['aggregation']}",
+        *(_kept(record) for record in report["documents"] if len(record.get("alternatives") or ()) > 1),
         *(f"no result for ground truth {path}" for path in report["unpaired"]["gt"]),
         *(f"no ground truth for result {path}" for path in report["unpaired"]["result"]),
     ]
+
+
+def _kept(record: dict) -> str:
+    """Which of a document's candidates (a/b ground truths, result variants) was kept."""
+    candidates = record["alternatives"]
+    if len({c["result_file"] for c in candidates}) > 1:
+        kept = f"result {record['result_file']}"
+    else:
+        kept = f"ground truth {record['gt_file']}"
+    return f"{record['document']}: the best of {len(candidates)} candidates kept, {kept}"
 
 
 def plain_text(shown: Summary) -> str:
