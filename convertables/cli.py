@@ -440,6 +440,9 @@ def score(
     compat: Annotated[bool, typer.Option("--compat", help="Reproduce the official tool's numbers, quirks included.")] = False,
     matching: Annotated[str, typer.Option("--matching", help="cTDaR: greedy (official) or optimal.")] = "greedy",
     single_variant: Annotated[bool, typer.Option("--single-variant", help="pubmed: score each document's own result only, not its variants (PMC1_1.xml...).")] = False,
+    table_classes: Annotated[Optional[Path], typer.Option("--table-classes", help="pubmed: the benchmark's table classes file (mavo_table_classes.csv); only the tables it lists count.")] = None,
+    complexity: Annotated[Optional[str], typer.Option("--complexity", help="pubmed: the classes of --table-classes that count, e.g. 0 or 0,1 (0 simple, 1 complicated, 2 complex) [default: all].", show_default=False)] = None,
+    ignore_fp: Annotated[bool, typer.Option("--ignore-fp", help="pubmed: result tables paired with no ground-truth table do not count.")] = False,
     result_format: Annotated[Optional[str], typer.Option("--result-format", help="Format of the results (default: from content).")] = None,
     report: Annotated[str, typer.Option("--format", help="Report: text (a table on stdout) or json.")] = "text",
     per_document: Annotated[Optional[Path], typer.Option("--per-document", help="Also write per-document figures as CSV.")] = None,
@@ -467,9 +470,18 @@ def score(
     if report not in ("text", "json"):
         typer.echo(f"error: --format is text or json, not {report!r}", err=True)
         raise typer.Exit(EXIT_USAGE)
+    classes = None
+    if complexity is not None:
+        try:
+            classes = tuple(sorted({int(c) for c in complexity.split(",")}))
+        except ValueError:
+            typer.echo(f"error: --complexity is a comma-separated list of class numbers (e.g. 0,1), "
+                       f"not {complexity!r}", err=True)
+            raise typer.Exit(EXIT_USAGE)
     settings = ScoreSettings(metric=metric, variant=variant, normalise=normalise, ignore_page=ignore_page,
                              compat=compat, matching=matching, result_format=result_format,
-                             single_variant=single_variant, pdf_dir=str(pdf_dir) if pdf_dir else None,
+                             single_variant=single_variant, complexity=classes, ignore_fp=ignore_fp,
+                             table_classes=str(table_classes) if table_classes else None, pdf_dir=str(pdf_dir) if pdf_dir else None,
                              penalties=str(penalties) if penalties else None)
     if per_document is not None:
         from .score.pairing import among_inputs

@@ -3,6 +3,7 @@ and agreement with the official tool on the real corpus."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from convertables.diagnostics import UsageError
 from convertables.model import Cell, Document, Region, Table
 from convertables.score import ScoreSettings, score_paths
 from convertables.score.structure import (
-    TableTooLarge, icdar2013_relations, pubmed_preference, pubmed_relations, score_icdar2013, score_pubmed,
+    TableTooLarge, icdar2013_relations, parse_table_classes, pubmed_preference, pubmed_relations, score_icdar2013, score_pubmed,
 )
 from convertables.score.text import default, ignorechars, ignorechars2, pubmed
 from tests.conftest import corpus_path
@@ -322,6 +323,80 @@ def test_pubmed_single_variant_scores_each_documents_own_result_only(tmp_path):
 ])
 def test_the_benchmarks_ranking_of_variants(counts, preference):
     assert pubmed_preference(*counts) == preference
+
+
+def test_the_benchmarks_table_classes_file():
+    text = "0 PMC1.nxml 1\n2 PMC1.nxml 2\n\n  1 PMC2.nxml 1  \n0 PMC3.a.nxml 3\n0 .hidden 1\n"
+    assert parse_table_classes(text) == {"PMC1": {1, 2}, "PMC2": {1}, "PMC3.a": {3}, ".hidden": {1}}
+    assert parse_table_classes(text, (0,)) == {"PMC1": {1}, "PMC3.a": {3}, ".hidden": {1}}
+    assert parse_table_classes(text, (1, 2)) == {"PMC1": {2}, "PMC2": {1}}
+    for bad, line in (("0 PMC1.nxml 1\n0 PMC1.nxml\n", 2), ("x PMC1.nxml 1\n", 1), ("0 PMC1.nxml 1 extra\n", 1)):
+        with pytest.raises(ValueError, match=f"^line {line}: expected 'class file table'"):
+            parse_table_classes(bad)
+
+
+def test_a_subset_counts_its_ground_truth_tables_only_and_ignore_fp_drops_unpaired_results():
+    gt = doc(grid("A B | C D", table_id=1), grid("E F G", table_id=2))  # 4 and 2 relations
+    result = doc(grid("A B | C X", table_id=7), grid("E F G", table_id=8), grid("P Q", table_id=9))
+    def counts(active, ignore_fp=False):
+        outcome = score_pubmed(gt, result, active, ignore_fp)
+        return outcome.counts, [(t.gt_table, t.result_table) for t in outcome.counted]
+    # everything: 2 + 2 correct of 4 + 2, detected 4 + 2 + 1 (the unpaired 'P Q')
+    assert counts(None) == ({"gt": 6, "correct": 4, "detected": 7}, [(1, 7), (2, 8), (None, 9)])
+    # only the first table in the subset: the pair of the second counts nowhere, the unpaired result still does
+    assert counts({1}) == ({"gt": 4, "correct": 2, "detected": 5}, [(1, 7), (None, 9)])
+    assert counts({2}, ignore_fp=True) == ({"gt": 2, "correct": 2, "detected": 2}, [(2, 8)])
+    assert counts(set(), ignore_fp=True) == ({"gt": 0, "correct": 0, "detected": 0}, [])
+
+
+def test_subset_level_scoring_from_the_command_line(tmp_path):
+    from convertables import write
+    from typer.testing import CliRunner
+    from convertables.cli import app
+
+    gt, res = _pubmed_folders(tmp_path)
+    write(doc(grid("A B | C D"), grid("E F G", table_id=1)), gt / "PMC1.xml", force=True)  # now two tables
+    classes = tmp_path / "classes.csv"
+    classes.write_text("0 PMC1.nxml 1\n1 PMC1.nxml 2\n1 PMC2.nxml 1\n2 PMC3.nxml 1\n")
+
+    def run(*args):
+        return CliRunner().invoke(app, ["score", "--gt", str(gt), "--result", str(res), "--variant", "pubmed",
+                                        "--format", "json", *map(str, args)])
+
+    def totals(*args):
+        result = run(*args)
+        assert result.exit_code == 0, result.output
+        report = json.loads(result.stdout)
+        return {d["document"]: (d["gt"], d["correct"], d["detected"]) for d in report["documents"]}, report
+
+    # class 0: PMC1's first table only; PMC1_1 ('A B') still the best variant; PMC2, PMC3 nothing
+    by_doc, report = totals("--table-classes", classes, "--complexity", "0")
+    assert by_doc == {"PMC1": (4, 1, 1), "PMC2": (0, 0, 0), "PMC3": (0, 0, 0)}
+    assert [t["counted"] for t in report["documents"][0]["tables"]] == [True, False]
+    assert "only ground-truth tables of class 0 in" in report["aggregation"]
+    # class 1: PMC1's second table ('E F G', found by no variant: each counts FN 2, and its unpaired result
+    # tables as FP: PMC1.xml's 'P Q R' 2, PMC1_2's 'A X' 1, PMC1_1 none: F1 0 all, PMC1_1 best by TP-FP-FN)
+    by_doc, report = totals("--table-classes", classes, "--complexity", "1,1")
+    assert by_doc == {"PMC1": (2, 0, 0), "PMC2": (2, 2, 2), "PMC3": (0, 0, 0)}
+    assert report["documents"][0]["result_file"].endswith("PMC1_1.xml")
+    # without false positives the three tie: the first is kept
+    by_doc, report = totals("--table-classes", classes, "--complexity", "1", "--ignore-fp")
+    assert by_doc == {"PMC1": (2, 0, 0), "PMC2": (2, 2, 2), "PMC3": (0, 0, 0)}
+    assert report["documents"][0]["result_file"].endswith("PMC1.xml")
+    # every class listed: as without the file
+    assert totals("--table-classes", classes)[0] == totals()[0]
+    for args, message in (
+        (["--complexity", "0"], "--complexity selects classes of --table-classes"),
+        (["--complexity", "zero", "--table-classes", classes], "--complexity is a comma-separated list"),
+        (["--table-classes", tmp_path / "nope.csv"], f"--table-classes: {tmp_path / 'nope.csv'}: error read-failed"),
+    ):
+        result = run(*args)
+        assert result.exit_code == 2 and message in result.output, result.output
+    classes.write_text("0 PMC1.nxml 1\n0 PMC1.nxml\n")
+    result = run("--table-classes", classes)
+    assert result.exit_code == 2 and f"--table-classes: {classes}: line 2: expected" in result.output
+    with pytest.raises(UsageError, match="--ignore-fp applies to --variant pubmed only"):
+        score_paths(gt, res, ScoreSettings(ignore_fp=True))
 
 
 # -- the real corpus ----------------------------------------------------------------------------

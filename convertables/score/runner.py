@@ -11,6 +11,7 @@ import math
 import os
 import time
 from dataclasses import asdict, dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -19,7 +20,7 @@ from ..diagnostics import Diagnostic, InputError, Severity, UsageError
 from ..model import Document
 from ..options import ReadOptions
 from . import ctdar, marmot, region, structure
-from .pairing import DocumentPair, collect, pair
+from .pairing import DocumentPair, collect, document_key, pair
 from .figures import document_mean, scores
 from ..geometry import GeometryFailed
 from .structure import TableTooLarge
@@ -45,6 +46,13 @@ class ScoreSettings:
     single_variant: bool = False
     """``--variant pubmed``: score only each document's own result file, not its
     variants (``PMC1_1.xml``...), as the benchmark's ``--single_variant`` does."""
+    table_classes: str | None = None
+    """``--variant pubmed``: the benchmark's table classes file (``mavo_table_classes.csv``);
+    only the ground-truth tables it lists in ``complexity`` count (a subset-level evaluation)."""
+    complexity: tuple[int, ...] | None = None
+    """The classes of ``table_classes`` that count (None: every class listed)."""
+    ignore_fp: bool = False
+    """``--variant pubmed``: result tables paired with no ground-truth table do not count."""
 
 
 class Metric:
@@ -88,15 +96,34 @@ class StructureMetric(Metric):
         self.check_matching(settings)
         if settings.variant not in (None, *self.variants):
             raise UsageError(f"--variant for structure is icdar2013 or pubmed, not {settings.variant!r}")
+        if settings.variant != "pubmed":
+            for name, value in (("--table-classes", settings.table_classes), ("--complexity", settings.complexity),
+                                ("--ignore-fp", settings.ignore_fp)):
+                if value:
+                    raise UsageError(f"{name} applies to --variant pubmed only (the biomedical benchmark's subsets)")
+        if settings.complexity is not None and settings.table_classes is None:
+            raise UsageError("--complexity selects classes of --table-classes: pass the classes file too")
+        if settings.table_classes is not None:
+            _table_classes(settings.table_classes, settings.complexity)
         if settings.normalise not in ("default", "ignorechars", "ignorechars2"):
             raise UsageError(f"--normalise is default, ignorechars or ignorechars2, not {settings.normalise!r}")
 
     def describe(self, settings: ScoreSettings) -> dict:
         if settings.variant == "pubmed":
+            subset = ""
+            if settings.table_classes is not None:
+                classes = ", ".join(map(str, settings.complexity)) if settings.complexity is not None else "any"
+                subset += (f"; only ground-truth tables of class {classes} in {settings.table_classes} count "
+                           "(a result table paired with another counts nowhere)")
+            if settings.ignore_fp:
+                subset += "; result tables paired with no ground-truth table do not count (ignore_fp)"
             return {
                 "variant": "pubmed",
                 "normalisation": "pubmed: accents folded, ASCII only, spaces and line breaks deleted, case kept",
-                "aggregation": "micro: TP, FN and FP summed over all documents (the biomedical benchmark's)",
+                "aggregation": "micro: TP, FN and FP summed over all documents (the biomedical benchmark's)"
+                               + ("" if settings.single_variant else
+                                  "; of a result's variants (PMC1_1...) the best by F1, then TP - FP - FN")
+                               + subset,
             }
         return {
             "variant": "icdar2013",
@@ -126,16 +153,46 @@ class StructureMetric(Metric):
                 return None
             result = Document()
         if settings.variant == "pubmed":
-            outcome = structure.score_pubmed(gt, result)
+            active = None
+            if settings.table_classes is not None:
+                classes = _table_classes(settings.table_classes, settings.complexity)
+                active = classes.get(document_key(gt_file), set()) if gt_file else set()
+            outcome = structure.score_pubmed(gt, result, active, settings.ignore_fp)
         else:
             outcome = structure.score_icdar2013(gt, result, settings.normalise, settings.ignore_page, settings.compat)
         counts = outcome.counts
-        return {"tables": [t.as_dict() for t in outcome.tables], **counts, **scores(**counts)}
+        counted = {id(t) for t in outcome.counted}
+        return {"tables": [{**t.as_dict(), "counted": id(t) in counted} for t in outcome.tables],
+                **counts, **scores(**counts)}
 
     def aggregate(self, records: list[dict], settings: ScoreSettings) -> dict:
         totals = {k: sum(r[k] for r in records) for k in ("gt", "correct", "detected")}
         return {"total": {**totals, **scores(**totals), "documents": len(records)},
                 "document_mean": document_mean(records)}
+
+
+def _table_classes(path: str, complexity: tuple[int, ...] | None) -> dict[str, set[int]]:
+    """A table classes file, read again only when it changed (each worker reads it too)."""
+    try:
+        stat = os.stat(path)
+        version = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
+    except OSError:
+        version = None  # read_bytes_of says what is wrong
+    return _table_classes_of(path, complexity, version)
+
+
+@lru_cache(maxsize=4)
+def _table_classes_of(path: str, complexity: tuple[int, ...] | None, version: tuple | None) -> dict[str, set[int]]:
+    try:
+        text = files.read_bytes_of(Path(path)).decode("utf-8-sig")
+    except InputError as exc:
+        raise UsageError(f"--table-classes: {exc.diagnostic.format()}") from None
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"--table-classes: {path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    try:
+        return structure.parse_table_classes(text, complexity)
+    except ValueError as exc:
+        raise UsageError(f"--table-classes: {path}: {exc}") from None
 
 
 # -- the cTDaR metrics ------------------------------------------------------------------------

@@ -40,6 +40,7 @@ refused with a clear error instead of exhausting memory.
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -296,7 +297,12 @@ def score_icdar2013(
     return out
 
 
-def score_pubmed(gt: Document, result: Document) -> StructureResult:
+def score_pubmed(gt: Document, result: Document, active: set[int] | None = None,
+                 ignore_fp: bool = False) -> StructureResult:
+    """``active``: the ground-truth tables that count, by their 1-based position in
+    the document (None: all), as the benchmark's table classes select them for a
+    subset; a result table paired with another ground-truth table counts nowhere.
+    ``ignore_fp``: result tables paired with no ground-truth table count nowhere."""
     gt_tables = [pubmed_relations(t) for t in gt.tables]
     res_tables = [pubmed_relations(t) for t in result.tables]
     correct = [[correct_relations(g, r) for r in res_tables] for g in gt_tables]  # each pair's, once
@@ -306,16 +312,44 @@ def score_pubmed(gt: Document, result: Document) -> StructureResult:
     for i, g in enumerate(gt_tables):
         j = pairs.get(i)
         if j is None:
-            out.tables.append(TableRecord(g.table_id, None, g.page, len(g), 0, 0))
+            record = TableRecord(g.table_id, None, g.page, len(g), 0, 0)
         else:
             taken.add(j)
             r = res_tables[j]
-            out.tables.append(TableRecord(g.table_id, r.table_id, g.page, len(g), correct[i][j], len(r)))
+            record = TableRecord(g.table_id, r.table_id, g.page, len(g), correct[i][j], len(r))
+        out.tables.append(record)
+        if active is None or i + 1 in active:
+            out.counted.append(record)
     for j, r in enumerate(res_tables):
         if j not in taken:
-            out.tables.append(TableRecord(None, r.table_id, r.page, 0, 0, len(r)))
-    out.counted = list(out.tables)
+            record = TableRecord(None, r.table_id, r.page, 0, 0, len(r))
+            out.tables.append(record)
+            if not ignore_fp:
+                out.counted.append(record)
     return out
+
+
+def parse_table_classes(text: str, classes: Sequence[int] | None = None) -> dict[str, set[int]]:
+    """The biomedical benchmark's table classes (its ``mavo_table_classes.csv``:
+    lines ``class file table``, e.g. ``0 PMC4058045.nxml 1``; class 0 simple, 1
+    complicated, 2 complex) -> document key -> the 1-based positions of its tables
+    of the ``classes`` asked for (all where None). A table not listed is in no
+    class. Raises ValueError naming the line that is not of that shape."""
+    selected: dict[str, set[int]] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        fields = line.split()
+        if not fields:
+            continue
+        try:
+            if len(fields) != 3:
+                raise ValueError
+            table_class, name, position = int(fields[0]), fields[1], int(fields[2])
+        except ValueError:
+            raise ValueError(f"line {number}: expected 'class file table' (three fields, two of them "
+                             f"numbers), not {line.strip()[:80]!r}") from None
+        if classes is None or table_class in classes:
+            selected.setdefault(os.path.splitext(name)[0], set()).add(position)
+    return selected
 
 
 def pubmed_preference(gt: int, correct: int, detected: int) -> tuple[float, int]:
