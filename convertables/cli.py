@@ -457,6 +457,8 @@ def score(
 
         convertables score --gt pubmed/gt --result pubmed/res --variant pubmed --format json
 
+        convertables score --gt pubmed/gt --result tabby/ --variant pubmed --table-classes mavo_table_classes.csv --complexity 0 --ignore-fp
+
         convertables score --gt gt/ --result namysl/ --compat --per-document scores.csv
 
         convertables score --gt trackB2/ --result abbyy/ --metric ctdar-b --compat
