@@ -21,6 +21,7 @@ are documented in ``docs/diagnostics.md``.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -237,8 +238,11 @@ def check_paths(paths: list[Path], options: CheckOptions = CheckOptions()) -> li
     return findings
 
 
+_PUBMED_NAME = re.compile(r"PMC[0-9]+")
+
+
 def _pairing_rules(results: list[Path], documents: dict[Path, Document], gt: Path) -> list[Diagnostic]:
-    from .score.pairing import pair
+    from .score.pairing import document_key, pair
 
     if not gt.is_dir():
         raise UsageError(f"{gt}: --gt needs a folder")
@@ -252,9 +256,9 @@ def _pairing_rules(results: list[Path], documents: dict[Path, Document], gt: Pat
         if not gts or not res:
             continue
         # eu-009a/eu-009b as alternatives of one PDF is ICDAR 2013's convention, whose names say the model;
-        # results PMC1_1, PMC1_2 as variants of PMC1's is the biomedical benchmark's, whose names do not
-        icdar2013_names = any(model_of(p) is not None for p in gts)
-        pairing = pair(gts, res, alternatives=icdar2013_names, result_variants=not icdar2013_names)
+        # results PMC1_1, PMC1_2 as variants of PMC1's is the biomedical benchmark's, whose files are PMC ids
+        pairing = pair(gts, res, alternatives=any(model_of(p) is not None for p in gts),
+                       result_variants=all(_PUBMED_NAME.fullmatch(document_key(p)) for p in gts))
         for path in pairing.unpaired_gt:
             out.append(_finding("gt-without-result", Severity.ERROR,
                                 f"no result for this ground truth ({model} model)", path))

@@ -30,15 +30,18 @@ def _error(code: str, message: str, file: Path | str) -> InputError:
     return InputError(Diagnostic(code, Severity.ERROR, message, str(file)))
 
 
-def read_bytes_of(path: Path) -> bytes:
+def read_bytes_of(path: Path, limit: int | None = None) -> bytes:
+    """The bytes of a file of at most ``limit`` bytes (by default MAX_INPUT_BYTES;
+    InputError otherwise, or where it cannot be read)."""
+    limit = MAX_INPUT_BYTES if limit is None else limit
     try:
         size = path.stat().st_size
-        if size <= MAX_INPUT_BYTES:
+        if size <= limit:
             with path.open("rb") as handle:  # (no more than the limit: a pipe or device says size 0)
-                data = handle.read(MAX_INPUT_BYTES + 1)
+                data = handle.read(limit + 1)
             size = len(data)
-        if size > MAX_INPUT_BYTES:
-            raise _error("too-large", f"the file has more than {MAX_INPUT_BYTES:,} bytes, the limit", path)
+        if size > limit:
+            raise _error("too-large", f"the file has more than {limit:,} bytes, the limit", path)
         return data
     except IsADirectoryError:
         raise _error("read-failed", "is a directory, not a file", path) from None

@@ -89,6 +89,15 @@ def test_result_variants_have_their_ground_truth_where_names_do_not_follow_icdar
                 if f.code in ("result-without-gt", "gt-without-result", "frame-mismatch")}
     # each variant is compared with PMC1's ground truth; PMC2 has none
     assert findings == {("frame-mismatch", "PMC1_2.xml"), ("result-without-gt", "PMC2_1.xml")}
+    # other names ending in _1 are documents of their own: eu-001 has no result
+    other = tmp_path / "other"
+    (other / "gt").mkdir(parents=True)
+    (other / "res").mkdir()
+    (other / "gt" / "eu-001.xml").write_text(clean)
+    (other / "res" / "eu-001_1.xml").write_text(clean)
+    findings = {(f.code, Path(f.file).name) for f in check_paths([other / "res"], CheckOptions(gt=other / "gt"))
+                if f.code in ("result-without-gt", "gt-without-result")}
+    assert findings == {("gt-without-result", "eu-001.xml"), ("result-without-gt", "eu-001_1.xml")}
 
 
 def test_names_ending_in_a_and_b_are_alternatives_only_where_they_follow_icdar_2013(tmp_path):

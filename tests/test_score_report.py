@@ -175,3 +175,16 @@ def test_the_notes_say_which_candidate_of_a_document_was_kept(tmp_path: Path):
     notes = summary(score_paths(icdar, tmp_path / "x-009a-str-result.xml")).notes
     assert [n for n in notes if "candidates" in n] == [
         f"x-009a: the best of 2 candidates kept, ground truth {icdar / 'x-009b-str.xml'}"]
+
+
+def test_many_documents_with_several_candidates_make_one_note():
+    from convertables.score.report import MAX_KEPT_NOTES, _kept_notes
+
+    records = [{"document": f"PMC{i}", "gt_file": f"gt/PMC{i}.xml", "result_file": f"res/PMC{i}_1.xml",
+                "alternatives": [{"result_file": f"res/PMC{i}.xml"}, {"result_file": f"res/PMC{i}_1.xml"}]}
+               for i in range(MAX_KEPT_NOTES + 1)]
+    assert _kept_notes(records[:MAX_KEPT_NOTES]) == [
+        f"PMC{i}: the best of 2 candidates kept, result res/PMC{i}_1.xml" for i in range(MAX_KEPT_NOTES)]
+    assert _kept_notes(records + [{"document": "x"}]) == [
+        f"{MAX_KEPT_NOTES + 1} documents had several candidates and kept the best "
+        "(the JSON report names each one's result_file and alternatives)"]

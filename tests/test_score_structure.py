@@ -15,7 +15,8 @@ from convertables.diagnostics import UsageError
 from convertables.model import Cell, Document, Region, Table
 from convertables.score import ScoreSettings, score_paths
 from convertables.score.structure import (
-    TableTooLarge, icdar2013_relations, parse_table_classes, pubmed_preference, pubmed_relations, score_icdar2013, score_pubmed,
+    TableTooLarge, icdar2013_relations, parse_table_classes, pubmed_preference, pubmed_relations, pubmed_scores,
+    tables_of_classes, score_icdar2013, score_pubmed,
 )
 from convertables.score.text import default, ignorechars, ignorechars2, pubmed
 from tests.conftest import corpus_path
@@ -327,9 +328,11 @@ def test_the_benchmarks_ranking_of_variants(counts, preference):
 
 def test_the_benchmarks_table_classes_file():
     text = "0 PMC1.nxml 1\n2 PMC1.nxml 2\n\n  1 PMC2.nxml 1  \n0 PMC3.a.nxml 3\n0 .hidden 1\n"
-    assert parse_table_classes(text) == {"PMC1": {1, 2}, "PMC2": {1}, "PMC3.a": {3}, ".hidden": {1}}
-    assert parse_table_classes(text, (0,)) == {"PMC1": {1}, "PMC3.a": {3}, ".hidden": {1}}
-    assert parse_table_classes(text, (1, 2)) == {"PMC1": {2}, "PMC2": {1}}
+    listed = parse_table_classes(text)
+    assert listed == [("PMC1", 1, 0), ("PMC1", 2, 2), ("PMC2", 1, 1), ("PMC3.a", 3, 0), (".hidden", 1, 0)]
+    assert tables_of_classes(listed) == {"PMC1": {1, 2}, "PMC2": {1}, "PMC3.a": {3}, ".hidden": {1}}
+    assert tables_of_classes(listed, (0,)) == {"PMC1": {1}, "PMC3.a": {3}, ".hidden": {1}}
+    assert tables_of_classes(listed, (1, 2)) == {"PMC1": {2}, "PMC2": {1}}
     for bad, line in (("0 PMC1.nxml 1\n0 PMC1.nxml\n", 2), ("x PMC1.nxml 1\n", 1), ("0 PMC1.nxml 1 extra\n", 1)):
         with pytest.raises(ValueError, match=f"^line {line}: expected 'class file table'"):
             parse_table_classes(bad)
@@ -373,7 +376,7 @@ def test_subset_level_scoring_from_the_command_line(tmp_path):
     by_doc, report = totals("--table-classes", classes, "--complexity", "0")
     assert by_doc == {"PMC1": (4, 1, 1), "PMC2": (0, 0, 0), "PMC3": (0, 0, 0)}
     assert [t["counted"] for t in report["documents"][0]["tables"]] == [True, False]
-    assert "only ground-truth tables of class 0 in" in report["aggregation"]
+    assert f"only the ground-truth tables listed of class 0 in {classes} count" in report["aggregation"]
     # class 1: PMC1's second table ('E F G', found by no variant: each counts FN 2, and its unpaired result
     # tables as FP: PMC1.xml's 'P Q R' 2, PMC1_2's 'A X' 1, PMC1_1 none: F1 0 all, PMC1_1 best by TP-FP-FN)
     by_doc, report = totals("--table-classes", classes, "--complexity", "1,1")
@@ -392,11 +395,70 @@ def test_subset_level_scoring_from_the_command_line(tmp_path):
     ):
         result = run(*args)
         assert result.exit_code == 2 and message in result.output, result.output
-    classes.write_text("0 PMC1.nxml 1\n0 PMC1.nxml\n")
-    result = run("--table-classes", classes)
-    assert result.exit_code == 2 and f"--table-classes: {classes}: line 2: expected" in result.output
-    with pytest.raises(UsageError, match="--ignore-fp applies to --variant pubmed only"):
-        score_paths(gt, res, ScoreSettings(ignore_fp=True))
+    for text, message in (
+        ("0 PMC1.nxml 1\n0 PMC1.nxml\n", f"--table-classes: {classes}: line 2: expected"),
+        ("\n\n", f"--table-classes: {classes}: lists no table"),
+        ("0 PMC9.nxml 1\n", f"--table-classes: {classes} lists no table of these ground-truth documents"),
+        (b"\xff\xfe0", f"--table-classes: {classes}: not UTF-8 text"),
+    ):
+        (classes.write_bytes if isinstance(text, bytes) else classes.write_text)(text)
+        result = run("--table-classes", classes)
+        assert result.exit_code == 2 and message in result.output, result.output
+    classes.write_text("0 PMC1.nxml 1\n2 PMC3.nxml 1\n")
+    result = run("--table-classes", classes, "--complexity", "0,1,5")
+    assert result.exit_code == 2 and f"--complexity 1,5: {classes} lists tables of class 0, 2 only" in result.output
+    for refused in (ScoreSettings(ignore_fp=True), ScoreSettings(metric="ctdar-a", single_variant=True),
+                     ScoreSettings(metric="ctdar-b", table_classes=str(classes))):
+        with pytest.raises(UsageError, match="applies to --variant pubmed only"):
+            score_paths(gt, res, refused)
+
+
+def test_a_table_classes_file_is_read_within_a_limit(tmp_path, monkeypatch):
+    from convertables.score import runner
+
+    gt, res = _pubmed_folders(tmp_path)
+    classes = tmp_path / "classes.csv"
+    classes.write_text("0 PMC1.nxml 1\n" * 10)
+    monkeypatch.setattr(runner, "MAX_TABLE_CLASSES_BYTES", 100)
+    with pytest.raises(UsageError, match="error too-large the file has more than 100 bytes"):
+        score_paths(gt, res, ScoreSettings(variant="pubmed", table_classes=str(classes)))
+
+
+def test_a_subset_without_anything_in_a_document_scores_it_0_as_the_benchmark_prints_it(tmp_path):
+    gt, res = _pubmed_folders(tmp_path)
+    classes = tmp_path / "classes.csv"
+    classes.write_text("0 PMC1.nxml 1\n")
+    report = score_paths(gt, res, ScoreSettings(variant="pubmed", table_classes=str(classes)))
+    assert [(d["document"], d["gt"], d["detected"], d["f1"]) for d in report["documents"]] == [
+        ("PMC1", 4, 1, 0.4), ("PMC2", 0, 0, 0.0), ("PMC3", 0, 0, 0.0)]
+    assert report["document_mean"]["precision"] == pytest.approx(1 / 3)
+    assert pubmed_scores(0, 0, 0) == {"precision": 0.0, "recall": 0.0, "f1": 0.0}
+    assert pubmed_scores(4, 2, 2) == {"precision": 1.0, "recall": 0.5, "f1": pytest.approx(2 / 3)}
+    # nothing at all in the subset: 0, not a perfect score
+    report = score_paths(gt, gt, ScoreSettings(variant="pubmed", table_classes=str(classes), ignore_fp=True,
+                                               single_variant=True))
+    assert report["total"]["f1"] == 1.0
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    report = score_paths(gt, empty, ScoreSettings(variant="pubmed", table_classes=str(classes), ignore_fp=True))
+    assert (report["total"]["gt"], report["total"]["correct"], report["total"]["f1"]) == (4, 0, 0.0)
+
+
+def test_every_unreadable_variant_is_reported_and_a_readable_one_is_kept_before_it(tmp_path):
+    from convertables import write
+
+    gt, res = _pubmed_folders(tmp_path)
+    for name in ("PMC1_1.xml", "PMC1_2.xml", "PMC2_3.xml"):
+        (res / name).write_text("<document>")
+    write(doc(grid("X Y")), res / "PMC1.xml", force=True)  # F1 0, TP-FP-FN -5
+    report = score_paths(gt, res, ScoreSettings(variant="pubmed"))
+    assert [Path(e.split(":")[0]).name for e in report["errors"]] == ["PMC1_1.xml", "PMC1_2.xml", "PMC2_3.xml"]
+    first, second, _ = report["documents"]
+    # the broken variants, read as nothing, would rank higher (F1 0, TP-FP-FN -4): PMC1.xml is kept
+    assert (Path(first["result_file"]).name, first["correct"], first["detected"]) == ("PMC1.xml", 0, 1)
+    assert [("error" in a) for a in first["alternatives"]] == [False, True, True]
+    # with nothing readable, the unreadable file stands as no result
+    assert (Path(second["result_file"]).name, second["gt"], second["correct"]) == ("PMC2_3.xml", 2, 0)
 
 
 # -- the real corpus ----------------------------------------------------------------------------

@@ -126,7 +126,7 @@ def pair(gt_files: list[Path], result_files: list[Path], alternatives: bool = Tr
         shared = [base] + [base + s for s in "ab"] if alternatives else []
         chosen = [next((k for k in [key] + shared if k in results), None) for key in keys]
         tried = [(path, candidate) for path, key, own in zip(files, keys, chosen)
-                 for candidate in ([own] if own else []) + variants.get(key, []) or [None]]
+                 for candidate in _candidates(own, variants.get(key, []))]
         if not any(candidate for _, candidate in tried):  # scored as a document with no result; listed as unpaired
             pairing.unpaired_gt.extend(files)
             pairing.pairs.append(DocumentPair(keys[0], files, None))
@@ -139,6 +139,12 @@ def pair(gt_files: list[Path], result_files: list[Path], alternatives: bool = Tr
         ))
     pairing.unpaired_results = [p for k, p in results.items() if k not in used] + duplicates
     return pairing
+
+
+def _candidates(own: str | None, variants: list[str]) -> list[str | None]:
+    """The results a ground truth is scored against: its own, then its variants; [None] for none."""
+    candidates = ([own] if own else []) + variants
+    return candidates or [None]
 
 
 def _variants(results: dict[str, Path], gt_keys: set[str]) -> dict[str, list[str]]:

@@ -107,10 +107,22 @@ def _notes(report: dict) -> list[str]:
     return [
         f"normalisation: {report['normalisation']}",
         f"aggregation: {report['aggregation']}",
-        *(_kept(record) for record in report["documents"] if len(record.get("alternatives") or ()) > 1),
+        *_kept_notes(report["documents"]),
         *(f"no result for ground truth {path}" for path in report["unpaired"]["gt"]),
         *(f"no ground truth for result {path}" for path in report["unpaired"]["result"]),
     ]
+
+
+# Beyond this many documents with several candidates, one line says how many.
+MAX_KEPT_NOTES = 5
+
+
+def _kept_notes(records: list[dict]) -> list[str]:
+    several = [r for r in records if len(r.get("alternatives") or ()) > 1]
+    if len(several) > MAX_KEPT_NOTES:
+        return [f"{len(several)} documents had several candidates and kept the best "
+                "(the JSON report names each one's result_file and alternatives)"]
+    return [_kept(r) for r in several]
 
 
 def _kept(record: dict) -> str:

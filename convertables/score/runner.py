@@ -20,7 +20,7 @@ from ..diagnostics import Diagnostic, InputError, Severity, UsageError
 from ..model import Document
 from ..options import ReadOptions
 from . import ctdar, marmot, region, structure
-from .pairing import DocumentPair, collect, document_key, pair
+from .pairing import DocumentPair, Pairing, collect, document_key, pair
 from .figures import document_mean, scores
 from ..geometry import GeometryFailed
 from .structure import TableTooLarge
@@ -71,6 +71,9 @@ class Metric:
         greatest preference is kept (the first on ties)."""
         return (record["f1"],)
 
+    def check_pairing(self, pairing: Pairing, settings: ScoreSettings) -> None:
+        """Refuse (UsageError) settings that cannot apply to these documents."""
+
 
 # -- the structure metric ----------------------------------------------------------------
 
@@ -96,15 +99,6 @@ class StructureMetric(Metric):
         self.check_matching(settings)
         if settings.variant not in (None, *self.variants):
             raise UsageError(f"--variant for structure is icdar2013 or pubmed, not {settings.variant!r}")
-        if settings.variant != "pubmed":
-            for name, value in (("--table-classes", settings.table_classes), ("--complexity", settings.complexity),
-                                ("--ignore-fp", settings.ignore_fp)):
-                if value:
-                    raise UsageError(f"{name} applies to --variant pubmed only (the biomedical benchmark's subsets)")
-        if settings.complexity is not None and settings.table_classes is None:
-            raise UsageError("--complexity selects classes of --table-classes: pass the classes file too")
-        if settings.table_classes is not None:
-            _table_classes(settings.table_classes, settings.complexity)
         if settings.normalise not in ("default", "ignorechars", "ignorechars2"):
             raise UsageError(f"--normalise is default, ignorechars or ignorechars2, not {settings.normalise!r}")
 
@@ -112,9 +106,10 @@ class StructureMetric(Metric):
         if settings.variant == "pubmed":
             subset = ""
             if settings.table_classes is not None:
-                classes = ", ".join(map(str, settings.complexity)) if settings.complexity is not None else "any"
-                subset += (f"; only ground-truth tables of class {classes} in {settings.table_classes} count "
-                           "(a result table paired with another counts nowhere)")
+                classes = ("of class " + ", ".join(map(str, settings.complexity)) if settings.complexity is not None
+                           else "of any class")
+                subset += (f"; only the ground-truth tables listed {classes} in {settings.table_classes} count "
+                           "(a result table paired with a ground-truth table outside them counts nowhere)")
             if settings.ignore_fp:
                 subset += "; result tables paired with no ground-truth table do not count (ignore_fp)"
             return {
@@ -162,17 +157,35 @@ class StructureMetric(Metric):
             outcome = structure.score_icdar2013(gt, result, settings.normalise, settings.ignore_page, settings.compat)
         counts = outcome.counts
         counted = {id(t) for t in outcome.counted}
-        return {"tables": [{**t.as_dict(), "counted": id(t) in counted} for t in outcome.tables],
-                **counts, **scores(**counts)}
+        figures = self._figures(settings)
+        return {"tables": [{**t.as_dict(figures), "counted": id(t) in counted} for t in outcome.tables],
+                **counts, **figures(**counts)}
+
+    @staticmethod
+    def _figures(settings: ScoreSettings) -> Callable[..., dict]:
+        """Precision, recall and F1 from counts, by the conventions of the tool reproduced."""
+        return structure.pubmed_scores if settings.variant == "pubmed" else scores
 
     def aggregate(self, records: list[dict], settings: ScoreSettings) -> dict:
         totals = {k: sum(r[k] for r in records) for k in ("gt", "correct", "detected")}
-        return {"total": {**totals, **scores(**totals), "documents": len(records)},
+        return {"total": {**totals, **self._figures(settings)(**totals), "documents": len(records)},
                 "document_mean": document_mean(records)}
+
+    def check_pairing(self, pairing: Pairing, settings: ScoreSettings) -> None:
+        if settings.table_classes is not None:
+            selected = _table_classes(settings.table_classes, settings.complexity)
+            if not any(document_key(g) in selected for p in pairing.pairs for g in p.gt_files):
+                raise UsageError(f"--table-classes: {settings.table_classes} lists no table of these ground-truth "
+                                 "documents in the classes asked for (its lines name files as PMC4058045.nxml)")
+
+
+# The benchmark's classes file is 33 KB; a file far larger is not one.
+MAX_TABLE_CLASSES_BYTES = 16 << 20
 
 
 def _table_classes(path: str, complexity: tuple[int, ...] | None) -> dict[str, set[int]]:
-    """A table classes file, read again only when it changed (each worker reads it too)."""
+    """The tables of ``complexity`` in a table classes file, read again only when
+    it changed (each worker reads it too)."""
     try:
         stat = os.stat(path)
         version = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
@@ -184,15 +197,36 @@ def _table_classes(path: str, complexity: tuple[int, ...] | None) -> dict[str, s
 @lru_cache(maxsize=4)
 def _table_classes_of(path: str, complexity: tuple[int, ...] | None, version: tuple | None) -> dict[str, set[int]]:
     try:
-        text = files.read_bytes_of(Path(path)).decode("utf-8-sig")
+        text = files.read_bytes_of(Path(path), MAX_TABLE_CLASSES_BYTES).decode("utf-8-sig")
     except InputError as exc:
         raise UsageError(f"--table-classes: {exc.diagnostic.format()}") from None
     except UnicodeDecodeError as exc:
         raise UsageError(f"--table-classes: {path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     try:
-        return structure.parse_table_classes(text, complexity)
+        listed = structure.parse_table_classes(text)
     except ValueError as exc:
         raise UsageError(f"--table-classes: {path}: {exc}") from None
+    if not listed:
+        raise UsageError(f"--table-classes: {path}: lists no table")
+    known = sorted({t.table_class for t in listed})
+    unknown = sorted(set(complexity or ()) - set(known))
+    if unknown:
+        raise UsageError(f"--complexity {','.join(map(str, unknown))}: {path} lists tables of class "
+                         f"{', '.join(map(str, known))} only")
+    return structure.tables_of_classes(listed, complexity)
+
+
+def _check_pubmed_options(settings: ScoreSettings) -> None:
+    """The options of the biomedical benchmark's variant, refused elsewhere."""
+    if settings.variant != "pubmed" or settings.metric != "structure":
+        for name, value in (("--single-variant", settings.single_variant), ("--table-classes", settings.table_classes),
+                            ("--complexity", settings.complexity), ("--ignore-fp", settings.ignore_fp)):
+            if value:
+                raise UsageError(f"{name} applies to --variant pubmed only (the biomedical benchmark's)")
+    if settings.complexity is not None and settings.table_classes is None:
+        raise UsageError("--complexity selects classes of --table-classes: pass the classes file too")
+    if settings.table_classes is not None:
+        _table_classes(settings.table_classes, settings.complexity)
 
 
 # -- the cTDaR metrics ------------------------------------------------------------------------
@@ -420,6 +454,7 @@ def score_pair(pair_: DocumentPair, settings: ScoreSettings) -> dict:
         alternatives = []
         read_results: dict[Path, Document | None] = {}
         read_gts: dict[Path, Document] = {}
+        unreadable_files: dict[Path, str] = {}
         for gt_file, result_file in zip(pair_.gt_files, pair_.result_files):
             if gt_file not in read_gts:
                 read_gts[gt_file] = _read(gt_file, None, metric)
@@ -430,7 +465,8 @@ def score_pair(pair_: DocumentPair, settings: ScoreSettings) -> dict:
                     try:
                         read_results[result_file] = _read(result_file, settings.result_format, metric)
                     except InputError as exc:  # scored as no result, and reported
-                        record["error"] = exc.diagnostic.format()
+                        unreadable_files[result_file] = exc.diagnostic.format()
+                        record.setdefault("error", unreadable_files[result_file])
                         read_results[result_file] = None
                 result = read_results[result_file]
                 unreadable = result is None
@@ -439,7 +475,10 @@ def score_pair(pair_: DocumentPair, settings: ScoreSettings) -> dict:
                 return {**record, "skipped": "no result (left out in compat mode)"}
             alternatives.append({"gt_file": str(gt_file),
                                  "result_file": str(result_file) if result_file else None, "f1": scored["f1"]})
-            preference = metric.preference(scored, settings)
+            if unreadable:
+                alternatives[-1]["error"] = unreadable_files[result_file]
+            # a readable candidate before any unreadable one, whatever their figures
+            preference = (not unreadable, *metric.preference(scored, settings))
             if best is None or preference > best[3]:  # the first on ties
                 best = (gt_file, result_file, scored, preference)
         record["gt_file"] = str(best[0])
@@ -462,6 +501,15 @@ def score_pair(pair_: DocumentPair, settings: ScoreSettings) -> dict:
                            f"{type(exc).__name__}: {exc} (please report this with the input files)")
         record["counted"] = False
     return record
+
+
+def _errors_of(record: dict) -> list[str]:
+    """A record's error, then those of its other candidates' results (one line a file)."""
+    errors = [record["error"]] if "error" in record else []
+    for candidate in record.get("alternatives", ()):
+        if "error" in candidate and candidate["error"] not in errors:
+            errors.append(candidate["error"])
+    return errors
 
 
 def _score_pair_star(args: tuple[DocumentPair, ScoreSettings]) -> dict:
@@ -541,8 +589,7 @@ def score_paths(
     """
     metric = get_metric(settings.metric)
     metric.check(settings)
-    if settings.single_variant and settings.variant != "pubmed":
-        raise UsageError("--single-variant applies to --variant pubmed only (the biomedical benchmark's result variants)")
+    _check_pubmed_options(settings)
     if settings.compat and settings.matching != "greedy":
         raise UsageError("--compat reproduces the official tool, whose matching is greedy; drop --matching")
     if settings.result_format:
@@ -559,6 +606,7 @@ def score_paths(
         raise UsageError(f"{gt}: no ground-truth files found")
     pairing = pair(gt_files, result_files, alternatives=metric.has_alternatives(settings),
                    result_variants=metric.has_result_variants(settings))
+    metric.check_pairing(pairing, settings)
     records = []
     for record in score_documents(pairing.pairs, settings, jobs):
         records.append(record)
@@ -575,6 +623,6 @@ def score_paths(
             "gt": [str(p) for p in pairing.unpaired_gt],
             "result": [str(p) for p in pairing.unpaired_results],
         },
-        "errors": [r["error"] for r in records if "error" in r],
+        "errors": [error for r in records for error in _errors_of(r)],
     }
     return report

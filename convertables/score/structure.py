@@ -239,11 +239,11 @@ class TableRecord:
     correct: int
     detected: int
 
-    def as_dict(self) -> dict:
+    def as_dict(self, figures: Callable[[int, int, int], dict] = scores) -> dict:
         return {
             "gt_table": self.gt_table, "result_table": self.result_table, "page": self.page,
             "gt": self.gt, "correct": self.correct, "detected": self.detected,
-            **scores(self.gt, self.correct, self.detected),
+            **figures(self.gt, self.correct, self.detected),
         }
 
 
@@ -329,13 +329,19 @@ def score_pubmed(gt: Document, result: Document, active: set[int] | None = None,
     return out
 
 
-def parse_table_classes(text: str, classes: Sequence[int] | None = None) -> dict[str, set[int]]:
+class ClassedTable(NamedTuple):
+    document: str
+    position: int
+    """The table's 1-based position among the document's tables."""
+    table_class: int
+
+
+def parse_table_classes(text: str) -> list[ClassedTable]:
     """The biomedical benchmark's table classes (its ``mavo_table_classes.csv``:
     lines ``class file table``, e.g. ``0 PMC4058045.nxml 1``; class 0 simple, 1
-    complicated, 2 complex) -> document key -> the 1-based positions of its tables
-    of the ``classes`` asked for (all where None). A table not listed is in no
-    class. Raises ValueError naming the line that is not of that shape."""
-    selected: dict[str, set[int]] = {}
+    complicated, 2 complex), the document being the file name without its last
+    suffix. Raises ValueError naming the line that is not of that shape."""
+    listed = []
     for number, line in enumerate(text.splitlines(), 1):
         fields = line.split()
         if not fields:
@@ -343,23 +349,38 @@ def parse_table_classes(text: str, classes: Sequence[int] | None = None) -> dict
         try:
             if len(fields) != 3:
                 raise ValueError
-            table_class, name, position = int(fields[0]), fields[1], int(fields[2])
+            listed.append(ClassedTable(os.path.splitext(fields[1])[0], int(fields[2]), int(fields[0])))
         except ValueError:
             raise ValueError(f"line {number}: expected 'class file table' (three fields, two of them "
                              f"numbers), not {line.strip()[:80]!r}") from None
-        if classes is None or table_class in classes:
-            selected.setdefault(os.path.splitext(name)[0], set()).add(position)
+    return listed
+
+
+def tables_of_classes(listed: list[ClassedTable], classes: Sequence[int] | None = None) -> dict[str, set[int]]:
+    """Document -> the positions of its tables in ``classes`` (any class where
+    None); a table not listed is in no class."""
+    selected: dict[str, set[int]] = {}
+    for table in listed:
+        if classes is None or table.table_class in classes:
+            selected.setdefault(table.document, set()).add(table.position)
     return selected
+
+
+def pubmed_scores(gt: int, correct: int, detected: int) -> dict:
+    """Precision, recall and F1 as the biomedical benchmark computes them:
+    precision or recall 0 where nothing was detected or was to find (not
+    :func:`scores`' 1), so that a document or subset with nothing on either side
+    scores 0, as the benchmark prints it."""
+    precision = correct / detected if detected else 0.0
+    recall = correct / gt if gt else 0.0
+    return {"precision": precision, "recall": recall, "f1": f1(precision, recall)}
 
 
 def pubmed_preference(gt: int, correct: int, detected: int) -> tuple[float, int]:
     """How the biomedical benchmark ranks the variants of one document's result:
-    by F1 with its own conventions (precision or recall 0 where nothing was
-    detected or was to detect: not :func:`scores`' 1), then by TP - FP - FN."""
+    by its F1 (:func:`pubmed_scores`), then by TP - FP - FN."""
     fp, fn = detected - correct, gt - correct
-    precision = correct / detected if detected else 0.0
-    recall = correct / gt if gt else 0.0
-    return f1(precision, recall), correct - fp - fn
+    return pubmed_scores(gt, correct, detected)["f1"], correct - fp - fn
 
 
 def _max_weight_pairs(gt_tables: list[TableRelations], res_tables: list[TableRelations],
