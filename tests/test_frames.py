@@ -5,8 +5,11 @@ from __future__ import annotations
 import pytest
 from lxml import etree
 
+from convertables import registry
+from convertables.diagnostics import Diagnostics
 from convertables.geometry import PageFrame, convert_box
-from convertables.model import BBox, Frame
+from convertables.model import BBox, Cell, Document, Frame, Region, Table
+from convertables.options import WriteOptions
 from tests.test_cli import invoke
 from tests.conftest import ROOT
 
@@ -137,3 +140,32 @@ def test_points_are_pairs_of_finite_numbers(raw, points, problem):
     from convertables.geometry import parse_points
 
     assert parse_points(raw) == (points, problem)
+
+
+_NATIVE_EXAMPLES = {
+    "icdar": lambda: (ROOT / "samples" / "icdar" / "sample-str.xml").read_bytes(),
+    "ctdar": lambda: (ROOT / "samples" / "ctdar" / "sample.xml").read_bytes(),
+    "marmot": lambda: (ROOT / "samples" / "marmot" / "sample.xml").read_bytes(),
+    "pod": lambda: __import__("tests.test_pod", fromlist=["SPANS"]).SPANS,
+}
+
+
+@pytest.mark.parametrize("name", [f.name for f in registry.FORMATS.values() if f.native_frame])
+def test_a_formats_declared_frame_is_the_one_its_reader_gives_and_its_writer_expects(name):
+    """registry.Format.native_frame (used to convert frames for a writer) and
+    the format module itself must not drift apart."""
+    fmt = registry.FORMATS[name]
+    native = Frame(fmt.native_frame)
+    doc = fmt.reader()(_NATIVE_EXAMPLES[name](), Diagnostics(f"example.{name}"))
+    frames = {box.frame for table in doc.tables for region in table.regions
+              for box in [region.bbox, *(c.bbox for c in region.cells)] if box is not None}
+    assert frames == {native}
+    if not fmt.writes:
+        return
+    other = Frame.PDF if native is Frame.IMAGE else Frame.IMAGE
+    for frame, warned in ((native, False), (other, True)):
+        cell = Cell(0, 0, 0, 0, "A", bbox=BBox(10, 10, 20, 20, frame))
+        one = Document("d.pdf", [Table(0, [Region(0, 1, bbox=BBox(5, 5, 30, 30, frame), cells=[cell])])])
+        diagnostics = Diagnostics("d")
+        fmt.writer()(one, diagnostics, WriteOptions())
+        assert any(d.code == "frame-foreign" for d in diagnostics) is warned, (frame, list(diagnostics))
