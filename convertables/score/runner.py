@@ -440,6 +440,32 @@ def _read(path: Path, format: str | None, metric) -> Document:
     return files.read(path, format, getattr(metric, "read_options", ReadOptions()))
 
 
+class _CandidateFiles:
+    """The files of one document's candidates, each read once (a result shared by
+    a/b ground truths, a ground truth by its result's variants). A result that
+    cannot be read is None, its error kept; a ground truth's error is raised."""
+
+    def __init__(self, metric: Metric, result_format: str | None):
+        self.metric, self.result_format = metric, result_format
+        self.gts: dict[Path, Document] = {}
+        self.results: dict[Path, Document | None] = {}
+        self.errors: dict[Path, str] = {}
+
+    def gt(self, path: Path) -> Document:
+        if path not in self.gts:
+            self.gts[path] = _read(path, None, self.metric)
+        return self.gts[path]
+
+    def result(self, path: Path) -> Document | None:
+        if path not in self.results:
+            try:
+                self.results[path] = _read(path, self.result_format, self.metric)
+            except InputError as exc:
+                self.results[path] = None
+                self.errors[path] = exc.diagnostic.format()
+        return self.results[path]
+
+
 def score_pair(pair_: DocumentPair, settings: ScoreSettings) -> dict:
     """The record of one document: the best of its candidates (ground-truth
     alternatives, result variants), by the metric's preference."""
@@ -452,33 +478,20 @@ def score_pair(pair_: DocumentPair, settings: ScoreSettings) -> dict:
     try:
         best = None
         alternatives = []
-        read_results: dict[Path, Document | None] = {}
-        read_gts: dict[Path, Document] = {}
-        unreadable_files: dict[Path, str] = {}
+        candidates = _CandidateFiles(metric, settings.result_format)
         for gt_file, result_file in zip(pair_.gt_files, pair_.result_files):
-            if gt_file not in read_gts:
-                read_gts[gt_file] = _read(gt_file, None, metric)
-            gt_doc = read_gts[gt_file]
-            result, unreadable = None, False
-            if result_file is not None:
-                if result_file not in read_results:
-                    try:
-                        read_results[result_file] = _read(result_file, settings.result_format, metric)
-                    except InputError as exc:  # scored as no result, and reported
-                        unreadable_files[result_file] = exc.diagnostic.format()
-                        record.setdefault("error", unreadable_files[result_file])
-                        read_results[result_file] = None
-                result = read_results[result_file]
-                unreadable = result is None
-            scored = metric.score(gt_doc, result, settings, unreadable=unreadable, gt_file=gt_file)
+            result = candidates.result(result_file) if result_file is not None else None
+            error = candidates.errors.get(result_file)
+            if error:  # scored as no result, and reported
+                record.setdefault("error", error)
+            scored = metric.score(candidates.gt(gt_file), result, settings, unreadable=error is not None,
+                                  gt_file=gt_file)
             if scored is None:
                 return {**record, "skipped": "no result (left out in compat mode)"}
-            alternatives.append({"gt_file": str(gt_file),
-                                 "result_file": str(result_file) if result_file else None, "f1": scored["f1"]})
-            if unreadable:
-                alternatives[-1]["error"] = unreadable_files[result_file]
+            alternatives.append({"gt_file": str(gt_file), "result_file": str(result_file) if result_file else None,
+                                 "f1": scored["f1"], **({"error": error} if error else {})})
             # a readable candidate before any unreadable one, whatever their figures
-            preference = (not unreadable, *metric.preference(scored, settings))
+            preference = (error is None, *metric.preference(scored, settings))
             if best is None or preference > best[3]:  # the first on ties
                 best = (gt_file, result_file, scored, preference)
         record["gt_file"] = str(best[0])
