@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from convertables import registry
 from convertables.convert import output_name
@@ -85,3 +87,30 @@ def test_without_result_variants_a_variant_is_a_result_without_ground_truth():
     assert [_names(p.result_files) for p in pairing.pairs] == [["PMC1.xml"], [None]]
     assert _names(pairing.unpaired_results) == ["PMC1_1.xml", "PMC2_1.xml"]
     assert _names(pairing.unpaired_gt) == ["PMC2.xml"]
+
+
+_NAME_PARTS = st.sampled_from(["PMC1", "PMC2", "PMC12", "eu-009", "eu-009a", "eu-009b", "x"])
+_NAME_ENDINGS = st.sampled_from(["", "_1", "_2", "_10", "_01", "_1_2", "a", "b", "-str", "_x"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sets(st.tuples(_NAME_PARTS, _NAME_ENDINGS), max_size=6),
+       st.sets(st.tuples(_NAME_PARTS, _NAME_ENDINGS, st.sampled_from(["", "-str", "-str-result"])), max_size=10),
+       st.booleans(), st.booleans())
+def test_every_file_is_paired_once_or_listed_as_unpaired(gt_names, result_names, alternatives, variants):
+    gt = sorted({Path(f"gt/{a}{b}.xml") for a, b in gt_names})
+    results = sorted({Path(f"res/{a}{b}{c}.xml") for a, b, c in result_names})
+    pairing = pair(gt, results, alternatives=alternatives, result_variants=variants)
+    # every ground truth is in one document, every result used somewhere or listed (each once)
+    assert sorted(g for p in pairing.pairs for g in dict.fromkeys(p.gt_files)) == sorted(gt)
+    used = {r for p in pairing.pairs for r in p.result_files if r is not None}
+    assert sorted(pairing.unpaired_results) == sorted(set(results) - used)
+    per_document = [{r for r in p.result_files if r is not None} for p in pairing.pairs]
+    assert sum(map(len, per_document)) == len(used)  # no result serves two documents
+    for p in pairing.pairs:
+        assert len(p.gt_files) == len(p.result_files) and p.result_file == next(
+            (r for r in p.result_files if r is not None), None)
+        for g, r in zip(p.gt_files, p.result_files):
+            if r is not None and not alternatives:  # without a/b, a result is its ground truth's or a variant of it
+                gk, rk = document_key(g), document_key(r)
+                assert rk == gk or (variants and rk.startswith(gk + "_") and rk[len(gk) + 1:].isdigit())
