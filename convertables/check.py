@@ -3,14 +3,14 @@
 Layers, for each file:
 
 1. it parses (XML through the safe parser; every other format through its reader);
-2. ICDAR 2013 XML: it meets our XSD of the region or the structure model
-   (chosen by content: cells make a structure file; or ``model``);
-   canonical JSON: every finding of its JSON Schema;
+2. it meets its format's own schema, where the format declares one
+   (``Format.validate``: ICDAR 2013 XML our XSD of the region or the structure
+   model, by content or ``model``; canonical JSON its JSON Schema);
 3. the reader's own findings (bad numbers, inverted boxes, unknown attributes,
    cells that share a slot...), with file and line;
 4. rules on the document: cells inside their region's box, boxes inside the
    page and pages that exist (with the PDFs at hand), coordinates that look like
-   another frame, file names that say the model, empty contents;
+   another frame, file names that say the model (formats whose names do), empty contents;
 5. with a ground-truth folder: every ground-truth document has a result and
    every result a ground truth, and result boxes lie where the ground truth's do.
 
@@ -29,8 +29,6 @@ from . import files
 from .diagnostics import Diagnostic, Diagnostics, InputError, Severity, UsageError
 from .model import Document, Frame
 from .options import ReadOptions
-from .validation import validate_json, validate_xml
-from .xmlsafe import parse_xml
 
 TOLERANCE_PT = 2.0
 """How far (in points) a box may stick out of its region or page before it is reported."""
@@ -54,10 +52,6 @@ def _finding(code: str, severity: Severity, message: str, file: Path | str, line
     return Diagnostic(code, severity, message, str(file), line, None, hint)
 
 
-def _model_by_content(root) -> str:
-    return "structure" if next(root.iter("cell"), None) is not None else "region"
-
-
 def check_file(path: Path, options: CheckOptions = CheckOptions()) -> tuple[list[Diagnostic], Document | None]:
     """Every finding for one file, and its document (None when it cannot be read)."""
     diagnostics = Diagnostics(str(path))
@@ -73,15 +67,8 @@ def _check_file(path: Path, options: CheckOptions, diagnostics: Diagnostics) -> 
     try:
         data = files.read_bytes_of(path)
         fmt = files.detect_format(path, data)
-        if fmt.name == "icdar":
-            root = parse_xml(data, diagnostics)
-            model = options.model or _model_by_content(root)
-            diagnostics.extend(validate_xml(root, model, str(path)))
-        elif fmt.name == "json":
-            try:
-                diagnostics.extend(validate_json(json.loads(data), str(path)))
-            except (ValueError, RecursionError):
-                pass  # the reader says what is wrong
+        if fmt.validate is not None:
+            fmt.validate(data, diagnostics, options.model)
         doc = files.read_document(data, fmt, str(path), ReadOptions(), diagnostics)
     except InputError as exc:
         diagnostics.items.append(exc.diagnostic)
@@ -89,7 +76,7 @@ def _check_file(path: Path, options: CheckOptions, diagnostics: Diagnostics) -> 
     except UsageError as exc:
         diagnostics.error("format-unavailable", str(exc))
         return diagnostics.items, None
-    if fmt.name == "icdar":
+    if fmt.names_say_model:
         _name_rules(path, doc, diagnostics)
     _document_rules(path, doc, options, diagnostics)
     return _escalated(diagnostics.items), doc

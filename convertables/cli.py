@@ -11,8 +11,8 @@ Exit codes (also in README):
 # (No `from __future__ import annotations`: Typer would then evaluate every
 # command's annotations from strings at each start, ~10 ms.)
 
+import inspect
 import json
-import math
 import sys
 from collections import Counter
 from collections.abc import MutableMapping
@@ -25,7 +25,7 @@ from typer.main import get_command_from_info, get_command_name
 
 from . import registry
 from .diagnostics import Diagnostic, InputError, Severity, UsageError
-from .options import ReadOptions, WriteOptions
+from .options import Option, ReadOptions, WriteOptions
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -69,7 +69,7 @@ class _Root(TyperGroup):
     def __init__(self, **settings):
         super().__init__(**settings)
         self.commands = _CommandsByName(lambda info: get_command_from_info(
-            info, pretty_exceptions_short=app.pretty_exceptions_short, rich_markup_mode=self.rich_markup_mode))
+            _made(info), pretty_exceptions_short=app.pretty_exceptions_short, rich_markup_mode=self.rich_markup_mode))
 
 
 app = typer.Typer(
@@ -151,25 +151,15 @@ def _convert(
     output: Optional[Path],
     from_name: Optional[str],
     to_name: Optional[str],
-    *,  # the options by name: the two commands that call this pass twenty of them
+    *,
     force: bool,
-    keep_blank: bool,
-    model: str,
-    keep_instructions: bool,
-    page: Optional[int],
     report: str,
     verbose: bool,
     quiet: bool,
-    split_blank_rows: bool = False,
-    keep_index: bool = False,
-    dpi: Optional[float] = None,
-    page_height: Optional[float] = None,
-    pdf: Optional[Path] = None,
-    track: Optional[str] = None,
-    image: Optional[Path] = None,
-    with_caption: bool = False,
-    with_footnote: bool = False,
+    settings: dict,
 ) -> None:
+    """One conversion command: the fixed options, and ``settings``, the formats'
+    own options by name (each goes to the reader or the writer that declares it)."""
     from .convert import Outcome, prepare  # (here: the other commands do not load the batch's machinery)
 
     try:
@@ -185,21 +175,16 @@ def _convert(
         else:
             raise UsageError("say which format to write: --to FORMAT (or an -o file with a suffix)")
         to_format.writer()
-        if model not in ("auto", "structure", "region"):
-            raise UsageError(f"--model must be auto, structure or region, not {model!r}")
         if report == "json" and (output is None or str(output) == "-"):
             raise UsageError("--format json writes the report to standard output, where the document would go: "
                              "pass -o FILE")
-        for name, value in (("--dpi", dpi), ("--page-height", page_height)):
-            if value is not None and not math.isfinite(value):  # (typer's min=1 lets nan through)
-                raise UsageError(f"{name} must be a finite number, not {value}")
-        extra = {"split_blank_rows": split_blank_rows, "keep_pandas_labels": keep_index,
-                 "with_caption": with_caption, "with_footnote": with_footnote}
-        read_options = ReadOptions(keep_instructions=keep_instructions, page=page, extra=extra)
-        write_options = WriteOptions(model=model, keep_blank=keep_blank,  # type: ignore[arg-type]
-                                     dpi=dpi, page_height=page_height, pdf=str(pdf) if pdf else None,
-                                     image=str(image) if image else None,
-                                     extra={"track": track} if track else {})
+        reading, writing = registry.declared_options("read"), registry.declared_options("write")
+        given = {name: value for name, value in settings.items() if value is not None and value is not False}
+        try:
+            read_options = ReadOptions(**{k: _plain(v) for k, v in given.items() if k in reading})
+            write_options = WriteOptions(**{k: _plain(v) for k, v in given.items() if k in writing})
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
         batch = prepare(inputs, output, from_format, to_format, read_options, write_options, force,
                         stdout=sys.stdout.buffer)
     except UsageError as exc:
@@ -247,6 +232,10 @@ def _convert(
     raise typer.Exit(EXIT_FAILED if failed else EXIT_OK)
 
 
+def _plain(value):
+    return str(value) if isinstance(value, Path) else value
+
+
 # -- shared option declarations --------------------------------------------------------
 
 Inputs = Annotated[list[Path], typer.Argument(help="Input files or folders (folders are read recursively).",
@@ -254,50 +243,79 @@ Inputs = Annotated[list[Path], typer.Argument(help="Input files or folders (fold
 OutputOpt = Annotated[Optional[Path], typer.Option("-o", "--output",
                       help="Output file, or folder for a batch; '-' or nothing for standard output.")]
 ForceOpt = Annotated[bool, typer.Option("--force", help="Replace existing output files.")]
-KeepBlankOpt = Annotated[bool, typer.Option("--keep-blank", help="ICDAR 2013: write blank cells too.")]
-ModelOpt = Annotated[str, typer.Option("--model", help="ICDAR 2013 output model: auto, structure or region.")]
-InstructionsOpt = Annotated[bool, typer.Option("--keep-instructions",
-                            help="ICDAR 2013 input: keep <instruction> elements (skipped by default).")]
-PageOpt = Annotated[Optional[int], typer.Option("--page", min=1, help="Page for formats that have none (HTML).")]
 ReportOpt = Annotated[str, typer.Option("--format", help="Report: text (to stderr) or json (to stdout).")]
 VerboseOpt = Annotated[bool, typer.Option("--verbose", "-v", help="Show every diagnostic, info included.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="Show errors only.")]
-SplitOpt = Annotated[bool, typer.Option("--split-blank-rows", help="Excel input: split a sheet into tables at empty rows.")]
-DpiOpt = Annotated[Optional[float], typer.Option("--dpi", min=1, help="Image resolution, to convert pixels <-> PDF points.")]
-PageHeightOpt = Annotated[Optional[float], typer.Option("--page-height", min=1, help="Page height in points, for --dpi.")]
-PdfOpt = Annotated[Optional[Path], typer.Option("--pdf", help="A PDF to take page heights from, for --dpi.")]
-ImageOpt = Annotated[Optional[Path], typer.Option("--image", help="The page image (PNG/JPEG): its height and DPI.")]
-CaptionOpt = Annotated[bool, typer.Option("--with-caption", help="Marmot input: widen tables by their caption.")]
-FootnoteOpt = Annotated[bool, typer.Option("--with-footnote", help="Marmot input: widen tables by their footnote.")]
-TrackOpt = Annotated[Optional[str], typer.Option("--track", help="cTDaR output: A (tables) or B (cells, default).")]
-KeepIndexOpt = Annotated[bool, typer.Option("--keep-index", help="HTML/Excel input: keep pandas' default header row and index column.")]
 
 
-@commands.command()
-def convert(
-    inputs: Inputs,
-    output: OutputOpt = None,
-    from_: Annotated[Optional[str], typer.Option("--from", help="Input format (default: from content).")] = None,
-    to: Annotated[Optional[str], typer.Option("--to", help="Output format (default: from -o's suffix).")] = None,
-    force: ForceOpt = False,
-    keep_blank: KeepBlankOpt = False,
-    model: ModelOpt = "auto",
-    keep_instructions: InstructionsOpt = False,
-    page: PageOpt = None,
-    report: ReportOpt = "text",
-    verbose: VerboseOpt = False,
-    quiet: QuietOpt = False,
-    split_blank_rows: SplitOpt = False,
-    keep_index: KeepIndexOpt = False,
-    dpi: DpiOpt = None,
-    page_height: PageHeightOpt = None,
-    pdf: PdfOpt = None,
-    track: TrackOpt = None,
-    image: ImageOpt = None,
-    with_caption: CaptionOpt = False,
-    with_footnote: FootnoteOpt = False,
-) -> None:
-    """Convert files between formats, through the canonical model.
+# -- the conversion commands, their format options built from the formats' declarations -------
+
+def _declared_parameters(sources, targets) -> list[inspect.Parameter]:
+    """A parameter for each option the readers of ``sources`` and the writers of
+    ``targets`` declare, in a help panel naming the formats that take it."""
+    found: dict[str, tuple[Option, list[str]]] = {}
+    for direction, formats in (("read", sources), ("write", targets)):
+        for fmt in formats:
+            for option in fmt.options_for(direction):
+                found.setdefault(option.name, (option, []))[1].append(fmt.name)
+    parameters = []
+    for name, (option, names) in found.items():
+        panel = f"{'Input' if option.direction == 'read' else 'Output'} options: {', '.join(names)}"
+        if option.kind is bool:
+            info = typer.Option(option.flag, help=option.help, rich_help_panel=panel)
+            annotation, default = bool, bool(option.default)
+        else:
+            extra: dict = {}
+            annotation, default = Optional[option.kind], option.default
+            if option.choices:  # (checked by the options: a usage error is one line, not click's box)
+                extra["metavar"] = "|".join(option.choices)
+            elif option.minimum is not None:
+                extra["min"] = option.minimum
+            info = typer.Option(option.flag, help=option.help, rich_help_panel=panel,
+                                show_default=option.default is not None, **extra)
+        parameters.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default,
+                                            annotation=Annotated[annotation, info]))
+    return parameters
+
+
+_FIXED = ("inputs", "output", "from_", "to", "force", "report", "verbose", "quiet")
+
+
+def _conversion_command(source: Optional[str], target: Optional[str]):
+    """``convert`` (no formats fixed) or a shortcut ``<source>2<target>``, its
+    signature made from the declarations for Typer to read."""
+    every = list(registry.FORMATS.values())
+    sources = [registry.FORMATS[source]] if source else [f for f in every if f.reads]
+    targets = [registry.FORMATS[target]] if target else [f for f in every if f.writes]
+
+    def command(**values) -> None:
+        _convert(values["inputs"], values["output"], source or values.get("from_"), target or values.get("to"),
+                 force=values["force"], report=values["report"], verbose=values["verbose"], quiet=values["quiet"],
+                 settings={k: v for k, v in values.items() if k not in _FIXED})
+
+    def parameter(name, annotation, default=inspect.Parameter.empty):
+        return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
+
+    parameters = [parameter("inputs", Inputs), parameter("output", OutputOpt, None)]
+    if source is None:
+        parameters += [
+            parameter("from_", Annotated[Optional[str], typer.Option(
+                "--from", metavar="|".join(f.name for f in sources), help="Input format (default: from content).")],
+                None),
+            parameter("to", Annotated[Optional[str], typer.Option(
+                "--to", metavar="|".join(f.name for f in targets), help="Output format (default: from -o's suffix).")],
+                None),
+        ]
+    parameters += [parameter("force", ForceOpt, False), parameter("report", ReportOpt, "text"),
+                   parameter("verbose", VerboseOpt, False), parameter("quiet", QuietOpt, False),
+                   *_declared_parameters(sources, targets)]
+    command.__signature__ = inspect.Signature(parameters)
+    command.__annotations__ = {p.name: p.annotation for p in parameters}
+    return command
+
+
+def convert_help() -> str:
+    return """Convert files between formats, through the canonical model.
 
     Examples:
 
@@ -307,54 +325,44 @@ def convert(
 
         convertables convert gt-json/ --to icdar -o gt-xml/ --force
     """
-    _convert(inputs, output, from_, to, force=force, keep_blank=keep_blank, model=model,
-             keep_instructions=keep_instructions, page=page, report=report, verbose=verbose, quiet=quiet,
-             split_blank_rows=split_blank_rows, keep_index=keep_index, dpi=dpi, page_height=page_height, pdf=pdf,
-             track=track, image=image, with_caption=with_caption, with_footnote=with_footnote)
-
-
-def _shortcut(source: str, target: str) -> None:
-    def command(
-        inputs: Inputs,
-        output: OutputOpt = None,
-        force: ForceOpt = False,
-        keep_blank: KeepBlankOpt = False,
-        model: ModelOpt = "auto",
-        keep_instructions: InstructionsOpt = False,
-        page: PageOpt = None,
-        report: ReportOpt = "text",
-        verbose: VerboseOpt = False,
-        quiet: QuietOpt = False,
-        split_blank_rows: SplitOpt = False,
-        keep_index: KeepIndexOpt = False,
-        dpi: DpiOpt = None,
-        page_height: PageHeightOpt = None,
-        pdf: PdfOpt = None,
-        track: TrackOpt = None,
-        image: ImageOpt = None,
-        with_caption: CaptionOpt = False,
-        with_footnote: FootnoteOpt = False,
-    ) -> None:
-        _convert(inputs, output, source, target, force=force, keep_blank=keep_blank, model=model,
-                 keep_instructions=keep_instructions, page=page, report=report, verbose=verbose, quiet=quiet,
-                 split_blank_rows=split_blank_rows, keep_index=keep_index, dpi=dpi, page_height=page_height,
-                 pdf=pdf, track=track, image=image, with_caption=with_caption, with_footnote=with_footnote)
-
-    status = ""
-    for name in (source, target):
-        fmt = registry.FORMATS[name]
-        if fmt.pending and not (fmt.reads if name == source else fmt.writes):
-            status = f" Not available yet: {fmt.pending}."
-    command.__doc__ = f"Convert {source} to {target}: same as convert --from {source} --to {target}.{status}"
-    commands.command(f"{source}2{target}")(command)
 
 
 SHORTCUTS = [
     ("html", "icdar"), ("xlsx", "icdar"), ("ctdar", "icdar"), ("marmot", "icdar"), ("pod", "icdar"),
     ("icdar", "ctdar"), ("icdar", "html"), ("icdar", "xlsx"), ("icdar", "json"), ("json", "icdar"),
 ]
-for _source, _target in SHORTCUTS:
-    _shortcut(_source, _target)
+
+
+def _declare_conversion_commands() -> None:
+    """``convert`` and the shortcuts, declared by name only: each one's function,
+    with its signature, is made when the command is built (see _made), which
+    imports every format's declaration."""
+    for source, target in [(None, None), *SHORTCUTS]:
+        name = f"{source}2{target}" if source else "convert"
+        help_text = (convert_help() if source is None else
+                     f"Convert {source} to {target}: same as convert --from {source} --to {target}.")
+
+        def declared() -> None:
+            """A stand-in, replaced by the command made from the declarations."""
+
+        declared.__name__ = name.replace("2", "_to_") if source else name
+        declared.conversion = (source, target)  # type: ignore[attr-defined]
+        commands.command(name, help=help_text)(declared)
+
+
+def _made(info):
+    """A command's declaration, with a conversion command's function made."""
+    conversion = getattr(info.callback, "conversion", None)
+    if conversion is None:
+        return info
+    from copy import copy
+
+    info = copy(info)
+    info.callback = _conversion_command(*conversion)
+    return info
+
+
+_declare_conversion_commands()
 
 
 @commands.command()

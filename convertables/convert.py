@@ -48,7 +48,7 @@ def collect_inputs(inputs: Iterable[Path], from_format: Format | None) -> tuple[
 def output_name(relative: Path, target: Format, has_cells: bool) -> Path:
     """``eu-001-str.xml`` -> ``eu-001-str.json``; ``page.html`` -> ``page-str.xml``."""
     stem = registry.without_suffix(relative.name)
-    if target.name == "icdar" and registry.model_named(stem) is None:
+    if target.names_say_model and registry.model_named(stem) is None:
         stem += "-str" if has_cells else "-reg"
     return relative.with_name(stem + target.default_suffix)
 

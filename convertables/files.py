@@ -15,6 +15,7 @@ from typing import Iterable
 
 from . import registry
 from .diagnostics import Diagnostic, Diagnostics, InputError, Severity, UsageError
+from .grid import validate_document
 from .model import Document
 from .options import ReadOptions, WriteOptions
 from .registry import Format
@@ -73,12 +74,15 @@ def read_document(
     options: ReadOptions = ReadOptions(),
     diagnostics: Diagnostics | None = None,
 ) -> Document:
-    """Read bytes already in memory with the given format."""
+    """Read bytes already in memory with the given format; the grid check
+    (:func:`~convertables.grid.validate_document`) runs here for every reader."""
     diagnostics = diagnostics if diagnostics is not None else Diagnostics(name)
     diagnostics.file = diagnostics.file or name
     reader = fmt.reader()
     try:
         doc = reader(data, diagnostics, options)
+        validate_document(doc, diagnostics, diagnostics.source_lines, regions=diagnostics.regions_to_check)
+        diagnostics.source_lines = diagnostics.regions_to_check = None
         if doc.filename is None and name and not name.startswith("<"):
             doc.filename = Path(name).name  # formats without a document name: the file's
         return doc

@@ -1,7 +1,8 @@
 """Grid invariants, checked in one place for every reader (STYLE.md, principle 4).
 
-Readers only parse; :func:`validate_document` then checks what every table must
-satisfy and reports each violation as a diagnostic:
+Readers only parse; :func:`validate_document`, which ``files.read_document`` runs
+after every reader, then checks what every table must satisfy and reports each
+violation as a diagnostic:
 
 * ``span-inverted`` (error): a cell whose end row/column is before its start;
   the cell is reduced to its start row/column so that later stages see a
@@ -90,13 +91,16 @@ def validate_document(
     diagnostics: Diagnostics,
     lines: SourceLines | None = None,
     duplicate_ids: Severity = Severity.INFO,
+    regions: list[tuple[int, Region]] | None = None,
 ) -> None:
-    """Check every region. Repeated cell ids are ``info`` for readers (the real
-    ground truth is full of them); ``check`` asks for ``warning``."""
+    """Check every region (or only ``regions``, ``(table id, region)`` pairs, where
+    the reader knows the others keep the invariants). Repeated cell ids are ``info``
+    for readers (the real ground truth is full of them); ``check`` asks for ``warning``."""
     lines = {} if lines is None else lines
-    for table in doc.tables:
-        for region in table.regions:
-            validate_region(region, diagnostics, lines, table_id=table.id, duplicate_ids=duplicate_ids)
+    if regions is None:
+        regions = [(table.id, region) for table in doc.tables for region in table.regions]
+    for table_id, region in regions:
+        validate_region(region, diagnostics, lines, table_id=table_id, duplicate_ids=duplicate_ids)
 
 
 def validate_region(

@@ -1,68 +1,159 @@
-"""Options that readers and writers take. One place, so every format and every
-CLI command spells them the same way; a format ignores what does not concern it."""
+"""Settings, declared once where they belong and passed to readers and writers.
+
+A format declares the settings its reader and its writer take as :class:`Option`
+values beside its code (``FORMAT.options`` in each format module); the command
+line builds its options from those declarations, and :class:`ReadOptions` /
+:class:`WriteOptions` accept exactly the names some format declares. Settings
+that several formats share (the page of a format without pages, pandas' labels)
+and the coordinate conversion every writer with a native frame gets are
+declared here, so that every format spells them the same way.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator, Literal, Mapping
 
 Model = Literal["auto", "structure", "region"]
-
-# The format-specific settings (``extra``) some readers and writers take, each
-# documented in its format's module. Any other name is refused: a misspelt one
-# would otherwise be ignored without a word.
-READ_EXTRAS = {
-    "split_blank_rows": "xlsx: a sheet splits into tables at fully empty rows",
-    "keep_pandas_labels": "html, xlsx: keep pandas' default header row and index column",
-    "with_caption": "marmot: widen a table's region by its caption",
-    "with_footnote": "marmot: widen a table's region by its footnote",
-    "keep_filler_cells": "ctdar: keep cells whose points are all 0,0 (the scorer does)",
-}
-WRITE_EXTRAS = {"track": "ctdar: A (tables) or B (cells, the default)"}
-
-
-def _check_extra(extra: dict, known: dict, options: str) -> None:
-    unknown = sorted(set(extra) - set(known))
-    if unknown:
-        raise ValueError(f"{options}.extra: unknown setting(s) {', '.join(map(repr, unknown))}; "
-                         f"known: {', '.join(known)}")
+Direction = Literal["read", "write"]
 
 
 @dataclass(frozen=True)
-class ReadOptions:
-    """Settings for reading, passed to every reader (each takes what concerns it)."""
+class Option:
+    """One setting: its name in Python, its command-line flag, its type and default.
 
-    keep_instructions: bool = False
-    """ICDAR 2013: keep ``<instruction>`` elements (skipped by default: they are
-    thousands per file and no metric but the official viewer uses them)."""
-    page: int | None = None
-    """Formats without pages (HTML, pandas exports): the page to put regions on."""
-    extra: dict[str, Any] = field(default_factory=dict)
-    """Format-specific settings (:data:`READ_EXTRAS`), documented in each format's module."""
+    ``kind`` is ``bool`` (a flag), ``int``, ``float``, ``str`` or ``Path``;
+    ``choices`` restricts a ``str``; ``minimum`` bounds a number.
+    """
 
-    def __post_init__(self):
-        _check_extra(self.extra, READ_EXTRAS, "ReadOptions")
+    name: str
+    flag: str
+    kind: type
+    help: str
+    default: Any = None
+    direction: Direction = "read"
+    choices: tuple[str, ...] | None = None
+    minimum: float | None = None
+
+    def check(self, value: Any) -> None:
+        """Refuse (ValueError) a value the option cannot take."""
+        if value is None or value == self.default:
+            return
+        if self.choices is not None and str(value).lower() not in (c.lower() for c in self.choices):
+            raise ValueError(f"{self.flag} is {', '.join(self.choices)}, not {value!r}")
+        if self.kind in (int, float):
+            import math
+
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise ValueError(f"{self.flag} must be a finite number, not {value!r}")
+            if self.minimum is not None and value < self.minimum:
+                raise ValueError(f"{self.flag} must be at least {self.minimum:g}, not {value!r}")
 
 
-@dataclass(frozen=True)
-class WriteOptions:
-    """Settings for writing, passed to every writer (each takes what concerns it)."""
+# -- settings several formats share --------------------------------------------------------
 
-    model: Model = "auto"
-    """ICDAR 2013: ``structure`` (``*-str.xml``), ``region`` (``*-reg.xml``), or
-    ``auto``: structure when any region has cells."""
-    keep_blank: bool = False
-    """ICDAR 2013 has no blank cells; keep them anyway (with their whitespace)."""
-    dpi: float | None = None
-    """Converting between image pixels and PDF points (``dumps`` and ``write`` do it
-    before the writer runs): the image's resolution."""
-    page_height: float | None = None
-    """... and the page height in points (or ``pdf``: a PDF to read page heights from)."""
-    pdf: str | None = None
-    image: str | None = None
-    """... or a page image (PNG, JPEG): its pixel height and DPI give the page height."""
-    extra: dict[str, Any] = field(default_factory=dict)
-    """Format-specific settings (:data:`WRITE_EXTRAS`), documented in each format's module."""
+PAGE = Option("page", "--page", int, "The page of the tables of a format without pages (HTML, CSV; Excel: of the "
+              "first sheet whose name says none).", minimum=1)
+PANDAS_LABELS = Option("keep_pandas_labels", "--keep-index", bool,
+                       "Keep pandas' default integer header row and index column (HTML, Excel, CSV input).", False)
 
-    def __post_init__(self):
-        _check_extra(self.extra, WRITE_EXTRAS, "WriteOptions")
+# Converting boxes between image pixels and PDF points, for any writer whose format has a native frame.
+DPI = Option("dpi", "--dpi", float, "Image resolution, to convert pixels <-> PDF points.", direction="write", minimum=1)
+PAGE_HEIGHT = Option("page_height", "--page-height", float, "Page height in points, for --dpi.",
+                     direction="write", minimum=1)
+PDF = Option("pdf", "--pdf", Path, "A PDF to take page heights from, for --dpi.", direction="write")
+IMAGE = Option("image", "--image", Path, "The page image (PNG/JPEG): its height and DPI.", direction="write")
+FRAME_OPTIONS = (DPI, PAGE_HEIGHT, PDF, IMAGE)
+
+
+def declared(direction: Direction) -> dict[str, Option]:
+    """Every setting of that direction some format declares, by name (and the
+    frame conversion's, for writing)."""
+    from . import registry
+
+    return registry.declared_options(direction)
+
+
+class _Settings(Mapping):
+    """Settings by name; any name no format declares is refused (a misspelt one
+    would otherwise be ignored without a word). A setting not given reads as its
+    declared default: ``options.page``, ``options["page"]``."""
+
+    direction: Direction = "read"
+    __slots__ = ("_values",)
+
+    def __init__(self, extra: Mapping[str, Any] | None = None, **settings: Any):
+        values = {**(extra or {}), **settings}
+        if values:
+            known = declared(self.direction)
+            unknown = sorted(set(values) - set(known))
+            if unknown:
+                raise ValueError(f"{type(self).__name__}: unknown setting(s) {', '.join(map(repr, unknown))}; "
+                                 f"known: {', '.join(sorted(known))}")
+            for name, value in values.items():
+                known[name].check(value)
+        object.__setattr__(self, "_values", values)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(f"{type(self).__name__} has no setting {name!r}") from None
+
+    def __getitem__(self, name: str) -> Any:
+        if name in self._values:
+            return self._values[name]
+        return declared(self.direction)[name].default
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __contains__(self, name) -> bool:
+        return name in self._values
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self._values.get(name, default)
+
+    @property
+    def extra(self) -> dict[str, Any]:
+        """The settings given, as a dict."""
+        return dict(self._values)
+
+    def __eq__(self, other) -> bool:
+        return type(other) is type(self) and other._values == self._values
+
+    def __hash__(self) -> int:
+        return hash((type(self), tuple(sorted((k, repr(v)) for k, v in self._values.items()))))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in self._values.items())})"
+
+    def __reduce__(self):  # (worker processes receive them pickled)
+        return (type(self), (self._values,))
+
+
+class ReadOptions(_Settings):
+    """Settings for reading, passed to every reader (each takes what concerns it).
+    The names are those the formats declare (docs/cli.md lists
+    them): ``ReadOptions(keep_instructions=True, page=2)``."""
+
+    direction = "read"
+    __slots__ = ()
+
+
+class WriteOptions(_Settings):
+    """Settings for writing, passed to every writer (each takes what concerns it),
+    and the frame conversion before it (``dpi`` with ``page_height``, ``pdf`` or
+    ``image``): ``WriteOptions(model="region", dpi=300, page_height=842)``."""
+
+    direction = "write"
+    __slots__ = ()

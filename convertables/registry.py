@@ -1,60 +1,90 @@
 """The format registry: one line per format (STYLE.md, principles 2, 3 and 11).
 
-Each :class:`Format` names its module (imported only when used, so a heavy
-dependency costs nothing until then), its file suffixes, how to recognise its
-content, and what it can do. A format whose reader or writer has not been built
-yet is listed with ``pending`` saying so; asking for it raises a clear
-:class:`~convertables.diagnostics.UsageError`, never a stub that pretends.
+Each format module declares one :class:`Format` as ``FORMAT``: its name, file
+suffixes, how to recognise its content, what it holds, its native coordinate
+frame, the settings its reader and writer take (:class:`~convertables.options.Option`),
+and the ``read``/``write`` functions themselves. :data:`FORMAT_MODULES` lists the
+modules; they are imported on the first look at the registry, not when
+``convertables`` is imported.
 
-Format modules expose ``read(data: bytes, diagnostics, options) -> Document``
-and, where the format can hold a document, ``write(doc, diagnostics, options) -> bytes``.
+Readers are ``read(data: bytes, diagnostics, options) -> Document`` and writers
+``write(doc, diagnostics, options) -> bytes``. The command line builds every
+conversion command's options from the declarations, and ``check`` asks the
+format object (``validate``, ``names_say_model``), never its name.
 """
 
 from __future__ import annotations
 
 import importlib
-import re
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from .diagnostics import UsageError
+from .options import FRAME_OPTIONS, Direction, Option
+from .sniffing import SNIFF_BYTES, as_utf8
+
+if TYPE_CHECKING:
+    from .diagnostics import Diagnostics
+    from .model import Document
 
 Sniffer = Callable[[bytes], bool]
+
+FORMAT_MODULES = (
+    "icdar",  # first: an .xml file that no sniffer recognises is read as ICDAR 2013, whose reader says why
+    "html",
+    "xlsx",
+    "ctdar",
+    "marmot",
+    "pod",
+    "canonical_json",
+)
+"""The modules of ``convertables.formats`` that declare a format, in the order
+their sniffers are asked."""
 
 
 @dataclass(frozen=True)
 class Format:
-    """A format: its names, its module (imported when first used), what it can do."""
+    """A format: its names, what it can do, its settings, and its reader and writer."""
 
     name: str
     title: str
-    module: str
     suffixes: tuple[str, ...]
-    reads: bool
-    writes: bool
+    sniff: Sniffer
     models: tuple[str, ...]
     """What the format holds: ``region`` (table regions), ``structure`` (cells)."""
-    sniff: Sniffer
-    binary: bool = False
-    pending: str | None = None
-    """Why a capability is missing, e.g. where it is being built."""
+    read: Callable[..., Document] | None = None
+    write: Callable[..., bytes] | None = None
+    options: tuple[Option, ...] = ()
+    """The settings its reader (``direction="read"``) and writer take."""
     native_frame: str | None = None
     """The coordinate frame the format's boxes are in (``pdf``, ``image``), if it has boxes."""
+    binary: bool = False
+    validate: Callable[[bytes, Diagnostics, str | None], None] | None = None
+    """For ``check``: validation against the format's own schema (data, findings, model asked for)."""
+    names_say_model: bool = False
+    """File names end in ``-str``/``-reg`` (``-result``) by the model they hold
+    (ICDAR 2013's convention): outputs are named so, and ``check`` says where not."""
+    pending: str | None = None
+    """Why a capability is missing, where one is."""
 
-    def load(self) -> ModuleType:
-        return importlib.import_module(f"convertables.formats.{self.module}")
+    @property
+    def reads(self) -> bool:
+        return self.read is not None
+
+    @property
+    def writes(self) -> bool:
+        return self.write is not None
 
     def reader(self):
-        if not self.reads:
-            raise UsageError(f"format {self.name!r} cannot be read yet{self._why()}")
-        return self.load().read
+        if self.read is None:
+            raise UsageError(f"format {self.name!r} cannot be read{self._why()}")
+        return self.read
 
     def writer(self):
-        if not self.writes:
+        if self.write is None:
             raise UsageError(f"format {self.name!r} cannot be written{self._why()}")
-        return self.load().write
+        return self.write
 
     def _why(self) -> str:
         return f" ({self.pending})" if self.pending else ""
@@ -63,105 +93,53 @@ class Format:
     def default_suffix(self) -> str:
         return self.suffixes[0]
 
-
-# -- content sniffers: cheap looks at the first bytes, no parsing -----------------------
-
-# The prologue's declarations, processing instructions, comments and doctype are
-# passed over; the first other start tag names the root. Matching stops there: the
-# rest of the head (64 KiB) is never scanned.
-_PROLOGUE_OR_ROOT = re.compile(r"<\?.*?\?>|<!--.*?-->|<!DOCTYPE[^>]*>|<([A-Za-z_][\w.:-]*)", re.S)
-
-
-def _xml_root(head: bytes) -> str | None:
-    for match in _PROLOGUE_OR_ROOT.finditer(head.decode("utf-8", "replace")):
-        if match.group(1):
-            return match.group(1).rpartition(":")[2]
-    return None
+    def options_for(self, direction: Direction) -> tuple[Option, ...]:
+        """The settings of its reader or its writer (the writer's include the
+        frame conversion where the format has a native frame)."""
+        own = tuple(o for o in self.options if o.direction == direction)
+        if direction == "write" and self.writes and self.native_frame is not None:
+            own += FRAME_OPTIONS
+        return own
 
 
-# UTF-16 text by its byte-order mark, or without one by how "<" is written
-_UTF16_STARTS = ((b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"), (b"<\x00", "utf-16-le"), (b"\x00<", "utf-16-be"))
+_FORMATS: dict[str, Format] | None = None
 
 
-def _as_utf8(head: bytes) -> bytes:
-    """The head of a file in UTF-16 as UTF-8, so that the sniffers see its text;
-    any other head as it is."""
-    for start, encoding in _UTF16_STARTS:
-        if head.startswith(start):
-            return head.decode(encoding, "ignore").encode("utf-8")
-    return head
+def formats() -> dict[str, Format]:
+    """Every format by name, in :data:`FORMAT_MODULES`' order."""
+    global _FORMATS
+    if _FORMATS is None:
+        found: dict[str, Format] = {}
+        for module in FORMAT_MODULES:
+            fmt = importlib.import_module(f"convertables.formats.{module}").FORMAT
+            found[fmt.name] = fmt
+        _FORMATS = found
+    return _FORMATS
 
 
-# a <Coords> element, its name prefixed or not (ICDAR 2013 files have none)
-_COORDS = re.compile(rb"<(?:[\w.-]+:)?Coords[\s/>]")
+def __getattr__(name: str):
+    if name == "FORMATS":  # (a module attribute, loaded on first use)
+        return formats()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def _has_coords(head: bytes) -> bool:
-    return b"Coords" in head and _COORDS.search(head) is not None  # (the plain search first: it is faster)
-
-
-def _is_icdar(head: bytes) -> bool:
-    return _xml_root(head) == "document" and not _has_coords(head)
-
-
-def _is_ctdar(head: bytes) -> bool:
-    return _xml_root(head) == "document" and b"neighbors=" not in head and _has_coords(head)
-
-
-def _is_pod(head: bytes) -> bool:
-    return _xml_root(head) == "document" and b"neighbors=" in head
-
-
-def _is_marmot(head: bytes) -> bool:
-    return _xml_root(head) == "Page"
-
-
-_HTML_ROOTS = {"html", "head", "body", "table", "meta", "title", "div", "p"}
-
-
-def _is_html(head: bytes) -> bool:
-    if re.search(rb"<!doctype\s+html", head[:4096], re.I):
-        return True
-    root = _xml_root(head[:4096])
-    return root is not None and root.lower() in _HTML_ROOTS
-
-
-def _is_xlsx(head: bytes) -> bool:
-    return head.startswith(b"PK\x03\x04")
-
-
-def _is_json(head: bytes) -> bool:
-    return re.match(rb'\s*\{\s*"format"\s*:\s*"convertables"', head) is not None
-
-
-FORMATS: dict[str, Format] = {
-    f.name: f
-    for f in (
-        Format("icdar", "ICDAR 2013 region and cell-structure XML", "icdar", (".xml",), True, True,
-               ("region", "structure"), _is_icdar, native_frame="pdf"),
-        Format("html", "HTML tables (also FineReader, Acrobat and pandas exports)", "html",
-               (".html", ".htm", ".xhtml"), True, True, ("structure",), _is_html),
-        Format("xlsx", "Excel workbooks (also Nitro 'To Excel' and pandas exports)", "xlsx", (".xlsx", ".xlsm"),
-               True, True, ("structure",), _is_xlsx, binary=True),
-        Format("ctdar", "ICDAR 2019 cTDaR XML (Track A and B, and results)", "ctdar", (".xml",), True, True,
-               ("region", "structure"), _is_ctdar, native_frame="image"),
-        Format("marmot", "Marmot dataset page XML", "marmot", (".xml",), True, False,
-               ("region",), _is_marmot, native_frame="pdf"),
-        Format("pod", "ICDAR 2017 POD neighbour-annotated structure XML", "pod", (".xml",), True, False,
-               ("structure",), _is_pod, native_frame="image"),
-        Format("json", "convertables canonical JSON", "canonical_json", (".json",), True, True,
-               ("region", "structure"), _is_json),
-    )
-}
-
-SNIFF_BYTES = 65536
+def declared_options(direction: Direction) -> dict[str, Option]:
+    """Every setting of that direction, by name, over all formats. A setting
+    that several formats take is declared alike by each (options.py holds those)."""
+    found: dict[str, Option] = {}
+    for fmt in formats().values():
+        for option in fmt.options_for(direction):
+            known = found.setdefault(option.name, option)
+            if known != option:
+                raise AssertionError(f"{fmt.name} declares {option.name} otherwise than another format")
+    return found
 
 
 def get(name: str) -> Format:
     try:
-        return FORMATS[name]
+        return formats()[name]
     except KeyError:
-        known = ", ".join(FORMATS)
+        known = ", ".join(formats())
         raise UsageError(f"unknown format {name!r} (known: {known})") from None
 
 
@@ -172,16 +150,16 @@ def detect(path: Path, head: bytes) -> Format | None:
     cannot, the first format listing the suffix is taken (``.xml``: ICDAR 2013),
     so that its reader can say what is wrong with the file.
     """
-    head = _as_utf8(head)
-    for fmt in FORMATS.values():
+    head = as_utf8(head[:SNIFF_BYTES])
+    for fmt in formats().values():
         if fmt.sniff(head):
             return fmt
     suffix = path.suffix.lower()
-    return next((f for f in FORMATS.values() if suffix in f.suffixes), None)
+    return next((f for f in formats().values() if suffix in f.suffixes), None)
 
 
 def input_suffixes() -> set[str]:
-    return {s for f in FORMATS.values() for s in f.suffixes}
+    return {s for f in formats().values() for s in f.suffixes}
 
 
 def without_suffix(name: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 
 from convertables.diagnostics import Diagnostics
+from convertables.files import read_document
 from convertables.model import Document
 
 
@@ -38,7 +39,7 @@ def codes(diagnostics: Diagnostics) -> list[str]:
 def read_both_ways(module, data: bytes, options=None) -> tuple:
     """``data`` read by a format ``module`` whose ``_Reader.plain_cells`` reads a region's
     cells in bulk (or gives None), and again with every region read cell by cell:
-    (document, its diagnostics, for each region tried whether it was read in bulk,
+    (document, its diagnostics (the grid check's too), for each region tried whether it was read in bulk,
     the cell-by-cell document, its diagnostics)."""
     import pytest
 
@@ -54,8 +55,8 @@ def read_both_ways(module, data: bytes, options=None) -> tuple:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(module._Reader, "plain_cells", spy)
         quick = Diagnostics("x.xml")
-        quick_doc = module.read(data, quick, options)
+        quick_doc = read_document(data, module.FORMAT, "x.xml", options, quick)
         patch.setattr(module._Reader, "plain_cells", lambda self, el: None)
         slow = Diagnostics("x.xml")
-        slow_doc = module.read(data, slow, options)
+        slow_doc = read_document(data, module.FORMAT, "x.xml", options, slow)
     return quick_doc, quick, plain, slow_doc, slow

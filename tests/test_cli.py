@@ -307,10 +307,17 @@ def test_the_json_report_holds_the_report_exactly():
 
 
 def test_a_misspelt_format_setting_is_refused_not_ignored():
-    from convertables.options import READ_EXTRAS, ReadOptions, WriteOptions
+    from convertables.options import ReadOptions, WriteOptions, declared
 
-    assert ReadOptions(extra={name: True for name in READ_EXTRAS}).extra["split_blank_rows"] is True
-    with pytest.raises(ValueError, match=r"ReadOptions.extra: unknown setting\(s\) 'split_blank_row'; known: "):
+    every = ReadOptions(extra={name: True for name, o in declared("read").items() if o.kind is bool})
+    assert every["split_blank_rows"] is True and every.keep_instructions is True
+    assert ReadOptions().page is None and WriteOptions().model == "auto"  # declared defaults
+    with pytest.raises(ValueError, match=r"ReadOptions: unknown setting\(s\) 'split_blank_row'; known: "):
         ReadOptions(extra={"split_blank_row": True})
-    with pytest.raises(ValueError, match=r"WriteOptions.extra: unknown setting\(s\) 'trak'; known: track"):
-        WriteOptions(extra={"trak": "A"})
+    with pytest.raises(ValueError, match=r"WriteOptions: unknown setting\(s\) 'trak'; known: .*track"):
+        WriteOptions(trak="A")
+    with pytest.raises(ValueError, match=r"--model is auto, structure, region, not 'cells'"):
+        WriteOptions(model="cells")
+    with pytest.raises(ValueError, match=r"--dpi must be a finite number, not nan"):
+        WriteOptions(dpi=float("nan"))
+    assert WriteOptions(track="a").track == "a"  # choices in any case, as on the command line

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from convertables.diagnostics import Diagnostics, InputError
+from convertables.files import read_document
 from convertables.formats import html
 from convertables.grid import validate_document
 from tests.conftest import CASES
@@ -15,7 +16,7 @@ from tests.conftest import CASES
 
 def _read(data: bytes):
     diagnostics = Diagnostics("page.html")
-    return html.read(data, diagnostics), diagnostics
+    return read_document(data, html.FORMAT, "<input>", diagnostics=diagnostics), diagnostics
 
 
 def _cells(table) -> list:

@@ -12,6 +12,7 @@ from convertables.diagnostics import Diagnostics, InputError
 from convertables.formats import icdar
 from convertables.model import BBox, Cell, Document, Frame, Region, Table
 from convertables.validation import validate_xml
+from convertables.files import read_document
 from tests.helpers import codes, read_both_ways
 
 STRUCTURE = (
@@ -34,7 +35,7 @@ STRUCTURE = (
 
 def read(data: bytes) -> tuple[Document, Diagnostics]:
     diagnostics = Diagnostics("t.xml")
-    return icdar.read(data, diagnostics), diagnostics
+    return read_document(data, icdar.FORMAT, diagnostics.file or "<input>", diagnostics=diagnostics), diagnostics
 
 
 def test_reads_cells_spans_boxes_and_quirks():

@@ -9,6 +9,7 @@ from convertables import ReadOptions, WriteOptions
 from convertables.diagnostics import Diagnostics, Severity
 from convertables.formats import canonical_json, icdar
 from convertables.validation import validate_json, validate_xml
+from convertables.files import read_document
 from tests.conftest import corpus_path
 from tests.helpers import grid, without_blank_cells
 
@@ -94,7 +95,7 @@ def test_round_trip_through_json_keeps_every_ground_truth_grid(suffix):
 
 def _read_bytes(data: bytes):
     diagnostics = Diagnostics("<written>")
-    return icdar.read(data, diagnostics, ReadOptions()), diagnostics
+    return read_document(data, icdar.FORMAT, diagnostics.file or "<input>", ReadOptions(), diagnostics), diagnostics
 
 
 def test_written_files_validate_against_our_xsds():

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 import pytest
 
 from convertables.diagnostics import Diagnostics, InputError
-from convertables.formats import html, xlsx
+from convertables.formats import html, xlsx, xlsx_workbook
 from convertables.model import BBox, Cell, Document, Frame, Region, Table
 
 # Texts as both formats keep them: no leading/trailing or repeated whitespace
@@ -110,7 +110,7 @@ def test_cells_covered_by_merged_ranges(positions, ranges):
     merged = {(r0, c0): (r0 + h, c0 + w) for (r0, c0), h, w in ranges}
     expected = {(r, c) for r, c in positions for (r0, c0), (r1, c1) in merged.items()
                 if r0 <= r <= r1 and c0 <= c <= c1 and (r, c) != (r0, c0)}
-    assert xlsx._covered_cells(positions, merged) == expected
+    assert xlsx_workbook._covered_cells(positions, merged) == expected
 
 
 def _one_table(*cells: Cell, row_increment: int = 0) -> Document:

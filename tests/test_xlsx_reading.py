@@ -20,7 +20,8 @@ from openpyxl.cell.text import InlineFont
 from openpyxl.styles import Font
 
 from convertables.diagnostics import Diagnostics
-from convertables.formats import xlsx
+from convertables.files import read_document
+from convertables.formats import xlsx, xlsx_workbook
 from convertables.grid import validate_document
 from convertables.options import ReadOptions
 from tests.test_roundtrip_office import documents
@@ -29,7 +30,7 @@ CASES = Path(__file__).parent / "cases"
 
 
 def _both(data: bytes) -> tuple[list, list]:
-    quick = xlsx._read_sheets_quickly(data)
+    quick = xlsx_workbook._read_sheets_quickly(data)
     full = xlsx._read_sheets_with_openpyxl(data, Diagnostics())
     return quick, full
 
@@ -171,14 +172,14 @@ def test_cells_out_of_order_read_alike(edit):
 ])
 def test_what_the_quick_reading_does_not_handle_is_left_to_openpyxl(edit):
     data = _with_sheet_xml(_assorted_workbook(), edit)
-    assert xlsx._read_sheets_quickly(data) is None
+    assert xlsx_workbook._read_sheets_quickly(data) is None
 
 
 def test_formatted_runs_are_left_to_openpyxl():
     workbook = openpyxl.Workbook()
     workbook.active["A1"] = CellRichText(["plain ", TextBlock(InlineFont(b=True), "bold"), " tail"])
     data = _saved(workbook)
-    assert xlsx._read_sheets_quickly(data) is None
+    assert xlsx_workbook._read_sheets_quickly(data) is None
     assert xlsx.read(data, Diagnostics("t.xlsx")).tables[0].regions[0].cells[0].content == "plain bold tail"
 
 
@@ -232,7 +233,7 @@ def test_workbook_parts_read_alike(base, part, edit, shows):
     quick, full = _both(_edited(original, part, edit))
     assert quick is not None
     assert quick == full
-    assert (quick != xlsx._read_sheets_quickly(original)) == shows  # (a <b val="false"/> is no bold)
+    assert (quick != xlsx_workbook._read_sheets_quickly(original)) == shows  # (a <b val="false"/> is no bold)
 
 
 @pytest.mark.parametrize("part, edit", [
@@ -251,16 +252,17 @@ def test_workbook_parts_read_alike(base, part, edit, shows):
                                                                       '<mergeCell ref="B3:A1"/></mergeCells>')),
 ])
 def test_workbook_parts_the_quick_reading_leaves_to_openpyxl(part, edit):
-    assert xlsx._read_sheets_quickly(NITRO.read_bytes()) is not None
-    assert xlsx._read_sheets_quickly(_edited(NITRO.read_bytes(), part, edit)) is None
+    assert xlsx_workbook._read_sheets_quickly(NITRO.read_bytes()) is not None
+    assert xlsx_workbook._read_sheets_quickly(_edited(NITRO.read_bytes(), part, edit)) is None
 
 
 def test_a_plain_workbook_is_read_without_importing_openpyxl():
     import subprocess
     import sys
 
-    code = ("import sys; from convertables.formats import xlsx; "
-            f"assert xlsx._read_sheets_quickly(open({str(NITRO)!r}, 'rb').read()); print('openpyxl' in sys.modules)")
+    code = ("import sys; from convertables.formats import xlsx, xlsx_workbook; "
+            f"assert xlsx_workbook._read_sheets_quickly(open({str(NITRO)!r}, 'rb').read()); "
+            "print('openpyxl' in sys.modules)")
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "False\n"
 
 
@@ -290,7 +292,7 @@ def test_a_workbook_whose_part_declares_entities_is_refused_whichever_reading(pa
     data = NITRO.read_bytes()
     if unusual:  # a reference the quick reading leaves to openpyxl
         data = _edited(data, "xl/worksheets/sheet1.xml", lambda x: x.replace('r="C3"', 'r="$C$3"'))
-        assert xlsx._read_sheets_quickly(data) is None
+        assert xlsx_workbook._read_sheets_quickly(data) is None
     original = zipfile.ZipFile(io.BytesIO(data)).read(part).decode("utf-8")
     declaring = _declaring_entity(original)
     data = _with_sheet_xml(data, lambda x: declaring, part)
@@ -327,7 +329,7 @@ def test_merged_ranges_over_five_million_cells_are_refused_before_openpyxl_loads
 
     monkeypatch.setattr(openpyxl, "load_workbook", refuse)
     data = _with_merges(["A10:Z200000", "AA10:AA11"], unusual)  # 26 x 199,991 + 2 cells
-    assert (xlsx._read_sheets_quickly(_with_merges([], unusual)) is None) == unusual
+    assert (xlsx_workbook._read_sheets_quickly(_with_merges([], unusual)) is None) == unusual
     with pytest.raises(xlsx.InputError) as error:
         xlsx.read(data, Diagnostics("merged.xlsx"))
     assert error.value.diagnostic.code == "xlsx-bomb"
@@ -351,7 +353,7 @@ def test_overlapping_merged_ranges_are_reported(reading, monkeypatch):
     if reading == "openpyxl":
         monkeypatch.setattr(xlsx, "_read_sheets_quickly", lambda data: None)
     diagnostics = Diagnostics("crossed.xlsx")
-    doc = xlsx.read(_saved(workbook), diagnostics)
+    doc = read_document(_saved(workbook), xlsx.FORMAT, "crossed.xlsx", diagnostics=diagnostics)
     assert sorted((c.start_row, c.start_col, c.end_row, c.end_col) for c in doc.tables[0].cells()) == [
         (0, 1, 2, 1), (1, 0, 1, 2)]
     assert [d.code for d in diagnostics.items] == ["slot-overlap"]
@@ -364,7 +366,7 @@ _RANGES = st.lists(st.tuples(st.integers(1, 8), st.integers(1, 5), st.integers(0
 @given(st.dictionaries(st.tuples(st.integers(1, 14), st.integers(1, 8)), st.sampled_from(["x", "", "7", None]),
                        max_size=50), _RANGES, st.booleans())
 def test_checking_the_spanning_cells_finds_what_checking_every_cell_finds(values, ranges, split):
-    # read() checks only the spanning cells of sheets with merged ranges; this is why it may
+    # the reader asks the grid check for the spanning cells of sheets with merged ranges only; this is why it may
     workbook = openpyxl.Workbook()
     for (row, column), value in values.items():
         workbook.active.cell(row=row, column=column, value=value)
@@ -376,7 +378,7 @@ def test_checking_the_spanning_cells_finds_what_checking_every_cell_finds(values
         if not isinstance(workbook.active.cell(row=row, column=column), MergedCell):
             workbook.active.cell(row=row, column=column, value="head")
     read_check = Diagnostics("sheet.xlsx")
-    doc = xlsx.read(_saved(workbook), read_check, ReadOptions(extra={"split_blank_rows": split}))
+    doc = read_document(_saved(workbook), xlsx.FORMAT, "sheet.xlsx", ReadOptions(split_blank_rows=split), read_check)
     full_check = Diagnostics("sheet.xlsx")
     validate_document(doc, full_check)
     grid = {"slot-overlap", "span-inverted", "grid-negative", "duplicate-id"}
@@ -410,4 +412,4 @@ def test_a_workbook_openpyxl_cannot_read_is_one_line_naming_the_file(part, edit,
     (2.5, "0", ("3", True)),
 ])
 def test_numbers_of_any_size_are_shown_in_fixed_formats(value, number_format, shown):
-    assert xlsx.display_text(value, number_format) == shown
+    assert xlsx_workbook.display_text(value, number_format) == shown

@@ -14,9 +14,9 @@ import re
 
 from ..diagnostics import Diagnostics
 from ..geometry import ordered
-from ..grid import validate_document
 from ..model import BBox, Cell, Document, Frame, Instruction, Page, Region, Table, TextItem
 from ..options import ReadOptions, WriteOptions
+from ..registry import Format
 from ..validation import first_json_error, plainly_valid
 
 FORMAT_TAG = "convertables"
@@ -180,7 +180,6 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
         _integral_numbers_as_ints(value)
     doc = from_data(value)
     _check_boxes(doc, diagnostics)
-    validate_document(doc, diagnostics)
     return doc
 
 
@@ -367,3 +366,26 @@ def write(doc: Document, diagnostics: Diagnostics, options: WriteOptions = Write
         return text.encode("utf-8")
     except UnicodeEncodeError:
         raise diagnostics.fail("bad-text", "a text holds a lone surrogate, which UTF-8 cannot encode") from None
+
+
+# -- the format ------------------------------------------------------------------------------
+
+_HEAD = re.compile(rb'\s*\{\s*"format"\s*:\s*"convertables"')
+
+
+def sniff(head: bytes) -> bool:
+    return _HEAD.match(head) is not None
+
+
+def validate(data: bytes, diagnostics: Diagnostics, model: str | None = None) -> None:
+    """Every finding of the JSON Schema (the reader stops at the first)."""
+    from ..validation import validate_json
+
+    try:
+        diagnostics.extend(validate_json(json.loads(data), diagnostics.file))
+    except (ValueError, RecursionError):
+        pass  # the reader says what is wrong
+
+
+FORMAT = Format("json", "convertables canonical JSON", (".json",), sniff, ("region", "structure"), read, write,
+                validate=validate)

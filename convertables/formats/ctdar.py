@@ -39,9 +39,11 @@ from lxml import etree
 
 from ..diagnostics import Diagnostics
 from ..geometry import coordinate_text, envelope, foreign_frame_note, outline_points, parse_points, polygon_envelope
-from ..grid import LazySourceLines, ParsedInts, non_negative_int, validate_document
+from ..grid import LazySourceLines, ParsedInts, non_negative_int
 from ..model import BBox, Cell, Document, Frame, Page, Region, Table
-from ..options import ReadOptions, WriteOptions
+from ..options import Option, ReadOptions, WriteOptions
+from ..registry import Format
+from ..sniffing import has_coords, xml_root
 from ..xmlsafe import local_name, parse_xml, xml_text
 
 _INDEX_LIMIT = 10**9
@@ -100,7 +102,7 @@ def _first(el, name: str):
 class _Reader:
     def __init__(self, diagnostics: Diagnostics, options: ReadOptions):
         self.diagnostics = diagnostics
-        self.keep_filler = bool(options.extra.get("keep_filler_cells", False))
+        self.keep_filler = bool(options.keep_filler_cells)
         self.fillers = 0
         self.lines = LazySourceLines()
         self.ints = ParsedInts()
@@ -330,7 +332,7 @@ class _Reader:
             self.diagnostics.info(
                 "ctdar-filler", f"{self.fillers} filler cell(s) with all-zero coordinates {kept}"
             )
-        validate_document(doc, self.diagnostics, self.lines)
+        self.diagnostics.source_lines = self.lines
         return doc
 
 
@@ -346,7 +348,7 @@ def _points(box: BBox) -> str:
 
 
 def write(doc: Document, diagnostics: Diagnostics, options: WriteOptions = WriteOptions()) -> bytes:
-    track = str(options.extra.get("track", "B")).upper()
+    track = str(options.track or "B").upper()
     if track not in ("A", "B"):
         raise diagnostics.fail("ctdar-track", f"track must be A or B, not {track!r}")
     root = etree.Element("document", {"filename": xml_text(doc.filename or "", diagnostics)})
@@ -381,3 +383,22 @@ def write(doc: Document, diagnostics: Diagnostics, options: WriteOptions = Write
     if note:
         root.insert(0, etree.Comment(note))
     return etree.tostring(root, xml_declaration=True, encoding="UTF-8", pretty_print=True)
+
+
+# -- the format ------------------------------------------------------------------------------
+
+def sniff(head: bytes) -> bool:
+    return xml_root(head) == "document" and b"neighbors=" not in head and has_coords(head)
+
+
+FORMAT = Format(
+    "ctdar", "ICDAR 2019 cTDaR XML (Track A and B, and results)", (".xml",), sniff, ("region", "structure"),
+    read, write,
+    options=(
+        Option("keep_filler_cells", "--keep-filler-cells", bool,
+               "cTDaR input: keep cells whose points are all 0,0 (the official scorer counts them).", False),
+        Option("track", "--track", str, "cTDaR output: A (tables) or B (cells).", "B", "write",
+               choices=("A", "B")),
+    ),
+    native_frame="image",
+)

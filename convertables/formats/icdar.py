@@ -43,9 +43,11 @@ from lxml import etree
 
 from ..diagnostics import Diagnostics
 from ..geometry import coordinate_text, envelope, foreign_frame_note, ordered
-from ..grid import LazySourceLines, ParsedInts, validate_document
+from ..grid import LazySourceLines, ParsedInts
 from ..model import BBox, Cell, Document, Frame, Instruction, Region, Table
-from ..options import ReadOptions, WriteOptions
+from ..options import Option, ReadOptions, WriteOptions
+from ..registry import Format
+from ..sniffing import has_coords, xml_root
 from ..xmlsafe import XML_INVALID_CHARS, local_name, parse_xml, xml_text
 
 _CELL_ATTRIBUTES = {"id", "start-row", "start-col", "end-row", "end-col", "type"}
@@ -273,7 +275,7 @@ class _Reader:
                 doc.tables.append(self.table(el, index))
             else:
                 self._unknown_element(el, "document")
-        validate_document(doc, self.diagnostics, self.lines)
+        self.diagnostics.source_lines = self.lines
         return doc
 
     def table(self, el, index: int) -> Table:
@@ -594,3 +596,33 @@ def _comment_text(note: str) -> str:
     while "--" in note:
         note = note.replace("--", "- -")
     return note + " " if note.endswith("-") else note
+
+
+# -- the format ------------------------------------------------------------------------------
+
+def sniff(head: bytes) -> bool:
+    return xml_root(head) == "document" and not has_coords(head)
+
+
+def validate(data: bytes, diagnostics: Diagnostics, model: str | None = None) -> None:
+    """Our XSD of the region or the structure model (``model``, or by content:
+    cells make a structure file), every finding with its line."""
+    from ..validation import validate_xml
+
+    root = parse_xml(data, diagnostics)
+    if model is None:
+        model = "structure" if next(root.iter("cell"), None) is not None else "region"
+    diagnostics.extend(validate_xml(root, model, diagnostics.file))
+
+
+FORMAT = Format(
+    "icdar", "ICDAR 2013 region and cell-structure XML", (".xml",), sniff, ("region", "structure"), read, write,
+    options=(
+        Option("keep_instructions", "--keep-instructions", bool,
+               "ICDAR 2013 input: keep the instruction elements (skipped by default).", False),
+        Option("model", "--model", str, "ICDAR 2013 output model: auto (structure when there are cells), "
+               "structure or region.", "auto", "write", choices=("auto", "structure", "region")),
+        Option("keep_blank", "--keep-blank", bool, "ICDAR 2013 output: write blank cells too.", False, "write"),
+    ),
+    native_frame="pdf", validate=validate, names_say_model=True,
+)

@@ -29,7 +29,9 @@ from ..diagnostics import Diagnostics
 from ..geometry import envelope
 from ..grid import non_negative_int
 from ..model import BBox, Document, Frame, Page, Region, Table, TextItem
-from ..options import ReadOptions
+from ..options import Option, ReadOptions
+from ..registry import Format
+from ..sniffing import xml_root
 from ..xmlsafe import local_name, parse_xml
 
 _HEX = re.compile(r"^[0-9A-Fa-f]{16}$")
@@ -86,8 +88,7 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
             page.items.append(TextItem(box, el.text or ""))
         elif name == "Composite":
             composites.append((label, el.get("PLID"), box))
-    widen = {"TableCaption": bool(options.extra.get("with_caption")),
-             "TableFootnote": bool(options.extra.get("with_footnote"))}
+    widen = {"TableCaption": bool(options.with_caption), "TableFootnote": bool(options.with_footnote)}
     for label, parent, box in composites:
         if label != "TableBody":
             continue
@@ -97,3 +98,19 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
     if not doc.tables:
         diagnostics.info("marmot-no-table", "the page has no TableBody composite")
     return doc
+
+
+# -- the format ------------------------------------------------------------------------------
+
+def sniff(head: bytes) -> bool:
+    return xml_root(head) == "Page"
+
+
+FORMAT = Format(
+    "marmot", "Marmot dataset page XML", (".xml",), sniff, ("region",), read,
+    options=(
+        Option("with_caption", "--with-caption", bool, "Marmot input: widen tables by their caption.", False),
+        Option("with_footnote", "--with-footnote", bool, "Marmot input: widen tables by their footnote.", False),
+    ),
+    native_frame="pdf",
+)

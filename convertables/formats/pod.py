@@ -37,9 +37,11 @@ from statistics import median
 
 from ..diagnostics import Diagnostics
 from ..geometry import parse_points, polygon_envelope
-from ..grid import non_negative_int, overlapping_cells, validate_document
+from ..grid import non_negative_int, overlapping_cells
 from ..model import BBox, Cell, Document, Frame, Page, Region, Table
 from ..options import ReadOptions
+from ..registry import Format
+from ..sniffing import xml_root
 from ..xmlsafe import local_name, parse_xml
 
 _RELATION = re.compile(r"^(\d+):([LRTB])$")
@@ -257,5 +259,14 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
         diagnostics.info("pod-relations", f"the rebuilt grid reproduces {held} of {total} neighbour relations "
                                           f"({100 * held / total:.1f}%)")
     doc.metadata["pod_relations"] = f"{held}/{total}"
-    validate_document(doc, diagnostics)
     return doc
+
+
+# -- the format ------------------------------------------------------------------------------
+
+def sniff(head: bytes) -> bool:
+    return xml_root(head) == "document" and b"neighbors=" in head
+
+
+FORMAT = Format("pod", "ICDAR 2017 POD neighbour-annotated structure XML", (".xml",), sniff, ("structure",), read,
+                native_frame="image")

@@ -1,0 +1,44 @@
+"""Cheap looks at the head of a file (its first 64 KiB), no parsing: the helpers
+that formats' sniffers share. The registry asks every format's sniffer in turn."""
+
+from __future__ import annotations
+
+import re
+
+SNIFF_BYTES = 65536
+"""How much of a file the sniffers see."""
+
+# The prologue's declarations, processing instructions, comments and doctype are
+# passed over; the first other start tag names the root. Matching stops there: the
+# rest of the head is never scanned.
+_PROLOGUE_OR_ROOT = re.compile(r"<\?.*?\?>|<!--.*?-->|<!DOCTYPE[^>]*>|<([A-Za-z_][\w.:-]*)", re.S)
+
+
+def xml_root(head: bytes) -> str | None:
+    """The local name of the first element of an XML (or HTML) head."""
+    for match in _PROLOGUE_OR_ROOT.finditer(head.decode("utf-8", "replace")):
+        if match.group(1):
+            return match.group(1).rpartition(":")[2]
+    return None
+
+
+# UTF-16 text by its byte-order mark, or without one by how "<" is written
+_UTF16_STARTS = ((b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"), (b"<\x00", "utf-16-le"), (b"\x00<", "utf-16-be"))
+
+
+def as_utf8(head: bytes) -> bytes:
+    """The head of a file in UTF-16 as UTF-8, so that the sniffers see its text;
+    any other head as it is."""
+    for start, encoding in _UTF16_STARTS:
+        if head.startswith(start):
+            return head.decode(encoding, "ignore").encode("utf-8")
+    return head
+
+
+# a <Coords> element, its name prefixed or not (ICDAR 2013 files have none)
+_COORDS = re.compile(rb"<(?:[\w.-]+:)?Coords[\s/>]")
+
+
+def has_coords(head: bytes) -> bool:
+    """Whether the head holds a ``<Coords>`` element (cTDaR and POD outline cells with them)."""
+    return b"Coords" in head and _COORDS.search(head) is not None  # (the plain search first: it is faster)
