@@ -261,21 +261,28 @@ def _declared_parameters(sources, targets) -> list[inspect.Parameter]:
     parameters = []
     for name, (option, names) in found.items():
         panel = f"{'Input' if option.direction == 'read' else 'Output'} options: {', '.join(names)}"
-        if option.kind is bool:
-            info = typer.Option(option.flag, help=option.help, rich_help_panel=panel)
-            annotation, default = bool, bool(option.default)
-        else:
-            extra: dict = {}
-            annotation, default = Optional[option.kind], option.default
-            if option.choices:  # (checked by the options: a usage error is one line, not click's box)
-                extra["metavar"] = "|".join(option.choices)
-            elif option.minimum is not None:
-                extra["min"] = option.minimum
-            info = typer.Option(option.flag, help=option.help, rich_help_panel=panel,
-                                show_default=option.default is not None, **extra)
-        parameters.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default,
-                                            annotation=Annotated[annotation, info]))
+        parameters.append(_parameter_of(option, panel))
     return parameters
+
+
+def _parameter_of(option: Option, panel: str | None) -> inspect.Parameter:
+    """The keyword parameter Typer makes ``option``'s command-line option from."""
+    if option.kind is bool:
+        info = typer.Option(option.flag, help=option.help, rich_help_panel=panel)
+        annotation, default = bool, bool(option.default)
+    else:
+        extra: dict = {}
+        annotation, default = Optional[option.kind], option.default
+        if option.choices:  # (checked by the options: a usage error is one line, not click's box)
+            extra["metavar"] = "|".join(option.choices)
+        elif option.minimum is not None:
+            extra["min"] = option.minimum
+        if option.parse is not None:
+            annotation = Optional[str]
+        info = typer.Option(option.flag, help=option.help, rich_help_panel=panel,
+                            show_default=option.default is not None, **extra)
+    return inspect.Parameter(option.name, inspect.Parameter.KEYWORD_ONLY, default=default,
+                             annotation=Annotated[annotation, info])
 
 
 _FIXED = ("inputs", "output", "from_", "to", "force", "report", "verbose", "quiet")
@@ -351,14 +358,16 @@ def _declare_conversion_commands() -> None:
 
 
 def _made(info):
-    """A command's declaration, with a conversion command's function made."""
+    """A command's declaration, with a declared command's function made
+    (conversions from the formats' declarations, score from the metrics')."""
     conversion = getattr(info.callback, "conversion", None)
-    if conversion is None:
+    made = getattr(info.callback, "made", None)
+    if conversion is None and made is None:
         return info
     from copy import copy
 
     info = copy(info)
-    info.callback = _conversion_command(*conversion)
+    info.callback = _conversion_command(*conversion) if conversion else made()
     return info
 
 
@@ -434,28 +443,16 @@ def check(
     raise typer.Exit(EXIT_FAILED if errors or (strict and warnings) else EXIT_OK)
 
 
-@commands.command()
-def score(
+def _score_command(
     gt: Annotated[Path, typer.Option("--gt", help="Ground-truth file or folder.", show_default=False)],
     result: Annotated[Path, typer.Option("--result", help="Result file or folder (any readable format).",
                                          show_default=False)],
-    metric: Annotated[str, typer.Option("--metric", help="structure, region, marmot, ctdar-a or ctdar-b (see docs/scoring.md).")] = "structure",
-    variant: Annotated[Optional[str], typer.Option("--variant", help="structure: icdar2013 (default) or pubmed; region: chars (default) or area.")] = None,
-    pdf_dir: Annotated[Optional[Path], typer.Option("--pdf-dir", help="region, marmot: the documents' PDFs.")] = None,
-    penalties: Annotated[Optional[Path], typer.Option("--penalties", help="marmot: a JSON file of penalty scores.")] = None,
-    normalise: Annotated[str, typer.Option("--normalise", help="default, ignorechars or ignorechars2.")] = "default",
-    ignore_page: Annotated[bool, typer.Option("--ignore-page", help="Pair tables regardless of their page.")] = False,
-    compat: Annotated[bool, typer.Option("--compat", help="Reproduce the official tool's numbers, quirks included.")] = False,
-    matching: Annotated[str, typer.Option("--matching", help="cTDaR: greedy (official) or optimal.")] = "greedy",
-    single_variant: Annotated[bool, typer.Option("--single-variant", help="pubmed: score each document's own result only, not its variants (PMC1_1.xml...).")] = False,
-    table_classes: Annotated[Optional[Path], typer.Option("--table-classes", help="pubmed: the benchmark's table classes file (mavo_table_classes.csv); only the tables it lists count.")] = None,
-    complexity: Annotated[Optional[str], typer.Option("--complexity", help="pubmed: the classes of --table-classes that count, e.g. 0 or 0,1 (0 simple, 1 complicated, 2 complex) [default: all].", show_default=False)] = None,
-    ignore_fp: Annotated[bool, typer.Option("--ignore-fp", help="pubmed: result tables paired with no ground-truth table do not count.")] = False,
-    result_format: Annotated[Optional[str], typer.Option("--result-format", help="Format of the results (default: from content).")] = None,
+    metric: Annotated[str, typer.Option("--metric", help="The metric (see docs/scoring.md).")] = "structure",
     report: Annotated[str, typer.Option("--format", help="Report: text (a table on stdout) or json.")] = "text",
     per_document: Annotated[Optional[Path], typer.Option("--per-document", help="Also write per-document figures as CSV.")] = None,
     jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, show_default=False, help="Worker processes scoring documents in parallel [default: the CPUs this process may use, at most 8; 1: none; at most 4 per CPU are started].")] = None,
     force: ForceOpt = False,
+    **settings,
 ) -> None:
     """Score results against ground truth.
 
@@ -475,24 +472,17 @@ def score(
     """
     from .files import write_atomic
     from .score import ScoreSettings, default_jobs, score_paths
-    from .score.report import as_json as report_as_json, per_document_csv, render_text
+    from .score.report import per_document_csv, render_text
 
     if report not in ("text", "json"):
         typer.echo(f"error: --format is text or json, not {report!r}", err=True)
         raise typer.Exit(EXIT_USAGE)
-    classes = None
-    if complexity is not None:
-        try:
-            classes = tuple(sorted({int(c) for c in complexity.split(",")}))
-        except ValueError:
-            typer.echo(f"error: --complexity is a comma-separated list of class numbers (e.g. 0,1), "
-                       f"not {complexity!r}", err=True)
-            raise typer.Exit(EXIT_USAGE)
-    settings = ScoreSettings(metric=metric, variant=variant, normalise=normalise, ignore_page=ignore_page,
-                             compat=compat, matching=matching, result_format=result_format,
-                             single_variant=single_variant, complexity=classes, ignore_fp=ignore_fp,
-                             table_classes=str(table_classes) if table_classes else None, pdf_dir=str(pdf_dir) if pdf_dir else None,
-                             penalties=str(penalties) if penalties else None)
+    try:
+        settings_ = ScoreSettings(metric, **{k: _plain(v) for k, v in settings.items()
+                                             if v is not None and v is not False})
+    except UsageError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(EXIT_USAGE)
     if per_document is not None:
         from .score.pairing import among_inputs
 
@@ -506,12 +496,12 @@ def score(
     bar = _progress(2) if report == "text" else None
     try:
         if bar is None:
-            result_report = score_paths(gt, result, settings, jobs)
+            result_report = score_paths(gt, result, settings_, jobs)
         else:
             with bar:
                 task = bar.add_task("scoring", total=None)
                 result_report = score_paths(
-                    gt, result, settings, jobs,
+                    gt, result, settings_, jobs,
                     on_document=lambda record, total: bar.update(task, total=total, advance=1),
                 )
     except UsageError as exc:
@@ -520,8 +510,8 @@ def score(
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)
         raise typer.Exit(EXIT_INTERRUPTED)
-    for line in result_report["errors"]:
-        typer.echo(line, err=True)
+    for diagnostic in result_report.diagnostics:
+        typer.echo(diagnostic.format(), err=True)
     unwritten = False
     if per_document is not None:
         try:
@@ -530,10 +520,48 @@ def score(
             typer.echo(exc.diagnostic.format(), err=True)
             unwritten = True
     if report == "json":
-        typer.echo(report_as_json(result_report))
+        typer.echo(result_report.to_json())
     else:
         render_text(result_report)
-    raise typer.Exit(EXIT_FAILED if result_report["errors"] or unwritten else EXIT_OK)
+    raise typer.Exit(EXIT_FAILED if result_report.diagnostics or unwritten else EXIT_OK)
+
+
+def _score_command_made():
+    """``score`` with an option for every setting a metric declares, in a help
+    panel naming the metrics that take it."""
+    from .score.metric import COMMON_SETTINGS, metrics
+
+    takers: dict[str, tuple[Option, list[str]]] = {o.name: (o, []) for o in COMMON_SETTINGS}
+    for metric in metrics().values():
+        for option in metric.settings:
+            takers.setdefault(option.name, (option, []))[1].append(metric.name)
+    fixed = [p.replace(kind=p.KEYWORD_ONLY) for p in inspect.signature(_score_command).parameters.values()
+             if p.kind is not p.VAR_KEYWORD]
+    declared = []
+    for name, (option, names) in takers.items():
+        panel = f"Settings of {', '.join(names)}" if names else None
+        declared.append(_parameter_of(option, panel))
+    parameters = [*fixed[:3], *[p for p in declared if p.name in ("variant", "result_format")], *fixed[3:],
+                  *[p for p in declared if p.name not in ("variant", "result_format")]]
+
+    def score(**values) -> None:
+        _score_command(**values)
+
+    score.__doc__ = _score_command.__doc__
+    score.__signature__ = inspect.Signature(parameters)
+    score.__annotations__ = {p.name: p.annotation for p in parameters}
+    return score
+
+
+def _declare_score_command() -> None:
+    def score() -> None:
+        """A stand-in, replaced by the command made from the metrics' declarations."""
+
+    score.made = _score_command_made  # type: ignore[attr-defined]
+    commands.command("score", help=_score_command.__doc__)(score)
+
+
+_declare_score_command()
 
 
 def main() -> None:

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Literal, Mapping
+from typing import Any, Callable, Iterator, Literal, Mapping
 
 Model = Literal["auto", "structure", "region"]
-Direction = Literal["read", "write"]
+Direction = Literal["read", "write", "score"]
 
 
 @dataclass(frozen=True)
@@ -24,7 +24,10 @@ class Option:
     """One setting: its name in Python, its command-line flag, its type and default.
 
     ``kind`` is ``bool`` (a flag), ``int``, ``float``, ``str`` or ``Path``;
-    ``choices`` restricts a ``str``; ``minimum`` bounds a number.
+    ``choices`` restricts a ``str``; ``minimum`` bounds a number; ``parse`` turns
+    the text given on the command line into the value (ValueError: what the value
+    must be, e.g. "a list of numbers, not 'x'");
+    ``variants``: a metric's setting that applies to those of its variants only.
     """
 
     name: str
@@ -35,6 +38,8 @@ class Option:
     direction: Direction = "read"
     choices: tuple[str, ...] | None = None
     minimum: float | None = None
+    parse: Callable[[str], Any] | None = None
+    variants: tuple[str, ...] | None = None
 
     def check(self, value: Any) -> None:
         """Refuse (ValueError) a value the option cannot take."""

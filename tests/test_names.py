@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from convertables import registry
@@ -94,6 +94,7 @@ _NAME_ENDINGS = st.sampled_from(["", "_1", "_2", "_10", "_01", "_1_2", "a", "b",
 
 
 @settings(max_examples=300, deadline=None)
+@example({("x", ""), ("x", "a")}, {("x", "a", "")}, True, False)  # xa is its own ground truth's, not x's too
 @given(st.sets(st.tuples(_NAME_PARTS, _NAME_ENDINGS), max_size=6),
        st.sets(st.tuples(_NAME_PARTS, _NAME_ENDINGS, st.sampled_from(["", "-str", "-str-result"])), max_size=10),
        st.booleans(), st.booleans())

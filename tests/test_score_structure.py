@@ -18,6 +18,7 @@ from convertables.score.structure import (
     TableTooLarge, icdar2013_relations, parse_table_classes, pubmed_preference, pubmed_relations, pubmed_scores,
     tables_of_classes, score_icdar2013, score_pubmed,
 )
+from convertables.score import structure
 from convertables.score.text import default, ignorechars, ignorechars2, pubmed
 from tests.conftest import corpus_path
 
@@ -414,12 +415,10 @@ def test_subset_level_scoring_from_the_command_line(tmp_path):
 
 
 def test_a_table_classes_file_is_read_within_a_limit(tmp_path, monkeypatch):
-    from convertables.score import runner
-
     gt, res = _pubmed_folders(tmp_path)
     classes = tmp_path / "classes.csv"
     classes.write_text("0 PMC1.nxml 1\n" * 10)
-    monkeypatch.setattr(runner, "MAX_TABLE_CLASSES_BYTES", 100)
+    monkeypatch.setattr(structure, "MAX_TABLE_CLASSES_BYTES", 100)
     with pytest.raises(UsageError, match="error too-large the file has more than 100 bytes"):
         score_paths(gt, res, ScoreSettings(variant="pubmed", table_classes=str(classes)))
 

@@ -2,7 +2,7 @@
 
     from convertables.score import ScoreSettings, score_paths
     report = score_paths("gt/", "results/", ScoreSettings(metric="structure"))
-    report["document_mean"]["f1"], report["total"]["f1"]
+    report.document_mean["f1"], report.total["f1"]
 
 Every metric first yields one record per document (with its per-table records);
 totals and means are derived from those records, and the report says which
@@ -11,6 +11,9 @@ metric, variant, normalisation and aggregation produced them (docs/scoring.md, "
 
 from __future__ import annotations
 
-from .runner import METRICS, ScoreSettings, default_jobs, score_documents, score_paths
+from .metric import Metric, ScoreSettings, get_metric, metrics
+from .report import ScoreReport
+from .runner import default_jobs, score_documents, score_paths
 
-__all__ = ["METRICS", "ScoreSettings", "default_jobs", "score_documents", "score_paths"]
+__all__ = ["Metric", "ScoreReport", "ScoreSettings", "default_jobs", "get_metric", "metrics", "score_documents",
+           "score_paths"]

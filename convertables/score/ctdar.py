@@ -32,11 +32,19 @@ STR-tree), kept sparse (:class:`~convertables.geometry.Overlaps`).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from itertools import repeat
+from pathlib import Path
+from typing import Iterator, Mapping
 
+from ..diagnostics import UsageError
 from ..geometry import Overlaps, iou_matrix
 from ..model import Cell, Document, Table
+from ..options import Option, ReadOptions
+from .figures import scores
+from .metric import COMPAT, Metric, ScoreSettings
+from .report import Summary, ctdar_csv_rows, ctdar_summary
 from .structure import Bands, bands
 
 THRESHOLDS = (0.6, 0.7, 0.8, 0.9)
@@ -253,3 +261,95 @@ def gt_total(gt: Document, track: str) -> int:
     if track == "A":
         return len(gt.tables)
     return sum(len(cell_relations(t.cells())) for t in gt.tables)
+
+
+# -- the metrics, as the runner calls them ---------------------------------------------------------
+
+class CtdarMetric(Metric):
+    """ICDAR 2019 cTDaR, Track A (tables) or B (cells and their adjacency)."""
+
+    gt_model = None
+    variants = ("ctdar2019",)
+    settings = (
+        COMPAT,
+        Option("matching", "--matching", str, "cTDaR: greedy (official) or optimal.", "greedy", "score",
+               choices=("greedy", "optimal")),
+    )
+    read_options = ReadOptions(extra={"keep_filler_cells": True})  # the official tool counts them
+
+    def __init__(self, track: str):
+        self.track = track
+        self.name = f"ctdar-{track.lower()}"
+
+    def check(self, settings: ScoreSettings) -> None:
+        if settings.compat and settings.matching != "greedy":
+            raise UsageError("--compat reproduces the official tool, whose matching is greedy; drop --matching")
+
+    def describe(self, settings: ScoreSettings) -> dict:
+        what = "tables matched at IoU >= t" if self.track == "A" else (
+            "tables paired at IoU >= 0.8, cells mapped at IoU >= t, adjacency relations on cell identity")
+        return {
+            "variant": "ctdar2019",
+            "normalisation": "none (cTDaR compares geometry, not text)",
+            "aggregation": (
+                f"{what}; micro sums over all documents per threshold; wavg_f1 = sum(t * F1@t) / sum(t); "
+                f"matching: {settings.matching}"
+                + ("; compat: the official tool's bugs reproduced (Track B skips the ground-truth table after a "
+                   "paired one; only every other ground truth without a result counts; an unreadable result "
+                   "adds its ground truth's table count)" if settings.compat else "")
+            ),
+        }
+
+    def score(self, gt: Document, result: Document | None, settings: ScoreSettings,
+              unreadable: bool = False, gt_file: Path | None = None) -> dict | None:
+        if result is None:
+            total = gt_total(gt, self.track)
+            if unreadable and settings.compat:
+                total = len(gt.tables)  # the tool's bug: tables, not relations
+            counts = {t: Counts(0, total, 0) for t in THRESHOLDS}
+            tables: list[dict] = []
+        elif self.track == "A":
+            counts = track_a(gt, result, settings.matching)
+            tables = []
+        else:
+            counts, tables = track_b(gt, result, settings.matching, settings.compat)
+        record = {"iou": {str(t): {**c.as_dict(), **scores(c.gt, c.correct, c.detected)} for t, c in counts.items()}}
+        record["f1"] = self._wavg(record["iou"])
+        if tables:
+            record["tables"] = tables
+        if result is None and not unreadable:
+            record["missing_result"] = True
+        return record
+
+    @staticmethod
+    def _wavg(per_threshold: dict) -> float:
+        """sum(t * F1@t) / sum(t), summed left to right over 0.6..0.9 and divided by
+        exactly 3.0, as the published reference figures were computed; a mean of
+        equal values is that value (a perfect score is 1.0, not 0.9999999999999999)."""
+        f1s = [per_threshold[str(t)]["f1"] for t in THRESHOLDS]
+        if len(set(f1s)) == 1:
+            return f1s[0]
+        return sum(t * f for t, f in zip(THRESHOLDS, f1s)) / math.fsum(THRESHOLDS)
+
+    def aggregate(self, records: list[dict], settings: ScoreSettings) -> dict:
+        counted = list(records)
+        if settings.compat:
+            # The tool drops every other ground truth that has no result file.
+            missing = sorted((r for r in records if r.get("missing_result")), key=lambda r: r["gt_file"])
+            dropped = {id(r) for r in missing[0::2]}
+            counted = [r for r in records if id(r) not in dropped]
+        per_t = {}
+        for t in THRESHOLDS:
+            key = str(t)
+            sums = {k: sum(r["iou"][key][k] for r in counted) for k in ("gt", "correct", "detected")}
+            per_t[key] = {**sums, **scores(**sums)}
+        return {"total": {"wavg_f1": self._wavg(per_t), "iou": per_t, "documents": len(counted)}}
+
+    def summary(self, report: Mapping) -> Summary:
+        return ctdar_summary(report)
+
+    def csv_rows(self, report: Mapping) -> Iterator[list]:
+        return ctdar_csv_rows(report)
+
+
+METRICS = (CtdarMetric("A"), CtdarMetric("B"))

@@ -42,9 +42,15 @@ import json
 import math
 from pathlib import Path
 
+from typing import Iterator, Mapping
+
+from ..diagnostics import UsageError
 from ..model import Document
+from ..options import Option
 from .figures import f1
-from .region import PageItems, region_box
+from .metric import PDF_DIR, ScoreSettings
+from .region import PageItems, RegionMetric, region_box
+from .report import Summary, count_csv_rows, marmot_summary
 
 DEFAULT_PENALTIES = {
     "fake_mix": 1.0,
@@ -173,3 +179,63 @@ def revised(counts: dict) -> dict:
     precision = na / p_den if p_den else (1.0 if nr == 0 else 0.0)
     recall = na / r_den if r_den else 1.0
     return {"precision": precision, "recall": recall, "f1": f1(precision, recall)}
+
+
+# -- the metric, as the runner calls it ----------------------------------------------------------
+
+class MarmotMetric(RegionMetric):
+    """The Marmot paper's six error types, penalties and Table II's precision and recall."""
+
+    name = "marmot"
+    variants = ("marmot",)
+    settings = (
+        PDF_DIR,
+        Option("penalties", "--penalties", Path, "marmot: a JSON file of penalty scores.", direction="score"),
+    )
+
+    def has_alternatives(self, settings: ScoreSettings) -> bool:
+        return False
+
+    def check(self, settings: ScoreSettings) -> None:
+        super().check(settings)
+        try:
+            load_penalties(settings.penalties)
+        except (OSError, ValueError) as exc:
+            raise UsageError(f"--penalties: {exc}") from None
+
+    def describe(self, settings: ScoreSettings) -> dict:
+        penalties = load_penalties(settings.penalties)
+        return {
+            "variant": "marmot",
+            "normalisation": "unit objects: the PDF's characters (or Marmot Char leaves), by their centres",
+            "aggregation": (
+                "per page: fake, missed, split, merged, reduced, amplified with the coefficients of the "
+                "Marmot paper's equations (1)-(3); counts nr, nm, na, nfa, nfu summed over documents; "
+                f"Table II's precision and recall; threshold {penalties['threshold']}, penalties "
+                + ", ".join(f"{k} {v}" for k, v in penalties.items() if k != "threshold")
+            ),
+        }
+
+    def score(self, gt: Document, result: Document | None, settings: ScoreSettings,
+              unreadable: bool = False, gt_file: Path | None = None) -> dict | None:
+        pages = self._pages(gt, gt_file, settings)
+        scored = score_document(gt, result or Document(), pages, load_penalties(settings.penalties))
+        scored.update(revised(scored))
+        return scored
+
+    def aggregate(self, records: list[dict], settings: ScoreSettings) -> dict:
+        counts = {k: sum(r[k] for r in records) for k in ("nr", "nm", "na", "nfa", "nfu")}
+        types: dict[str, int] = {}
+        for r in records:
+            for kind, n in r["error_types"].items():
+                types[kind] = types.get(kind, 0) + n
+        return {"total": {**counts, **revised(counts), "error_types": types, "documents": len(records)}}
+
+    def summary(self, report: Mapping) -> Summary:
+        return marmot_summary(report)
+
+    def csv_rows(self, report: Mapping) -> Iterator[list]:
+        return count_csv_rows(report)
+
+
+METRICS = (MarmotMetric(),)

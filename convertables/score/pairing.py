@@ -114,16 +114,18 @@ def pair(gt_files: list[Path], result_files: list[Path], alternatives: bool = Tr
             duplicates.append(path)
         else:
             results[key] = path
+    gt_keys = {document_key(p) for p in gt_files}
     groups: dict[str, list[Path]] = {}
     base_of = alternative_base if alternatives else str
     for path in gt_files:
         groups.setdefault(base_of(document_key(path)), []).append(path)
-    variants = _variants(results, {document_key(p) for p in gt_files}) if result_variants else {}
+    variants = _variants(results, gt_keys) if result_variants else {}
     pairing = Pairing()
     used: set[str] = set()
     for base, files in groups.items():
         keys = [document_key(p) for p in files]
-        shared = [base] + [base + s for s in "ab"] if alternatives else []
+        # (a name that is another document's ground truth is that document's result: x-str takes no xa result)
+        shared = [k for k in (base, base + "a", base + "b") if k in keys or k not in gt_keys] if alternatives else []
         chosen = [next((k for k in [key] + shared if k in results), None) for key in keys]
         tried = [(path, candidate) for path, key, own in zip(files, keys, chosen)
                  for candidate in _candidates(own, variants.get(key, []))]

@@ -1,8 +1,5 @@
-"""Reports of a scoring run: a summary table for people, CSV per document,
-and the JSON report.
-
-The JSON report (docs/scoring.md, "The JSON report") is the runner's dict itself; these functions only
-present it.
+"""Reports of a scoring run: the report itself (:class:`ScoreReport`), a summary
+table for people, CSV per document, and the JSON report (docs/scoring.md, "The JSON report").
 """
 
 from __future__ import annotations
@@ -11,13 +8,75 @@ import csv
 import io
 import json
 import sys
-from typing import NamedTuple
+from dataclasses import dataclass, field
+from typing import Iterator, Mapping, NamedTuple
+
+from ..diagnostics import Diagnostic
 
 _COUNT_KEYS = ("gt", "correct", "detected")
+
+
+@dataclass
+class ScoreReport(Mapping):
+    """What ``score`` found: a record a document, the aggregate derived from them,
+    what was left unpaired, and every problem as a diagnostic.
+
+    It reads as the JSON report's object too (``report["total"]["f1"]``); ``to_dict``
+    and ``to_json`` give it whole.
+    """
+
+    metric: str
+    description: dict
+    """``variant``, ``normalisation`` and ``aggregation``: what the metric used."""
+    settings: dict
+    documents: list[dict]
+    aggregate: dict
+    """``total``, and ``document_mean`` where the metric has one."""
+    unpaired_gt: list[str] = field(default_factory=list)
+    unpaired_result: list[str] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    """The documents' problems (unreadable files, tables too large...), one each."""
+
+    @property
+    def total(self) -> dict:
+        return self.aggregate["total"]
+
+    @property
+    def document_mean(self) -> dict | None:
+        return self.aggregate.get("document_mean")
+
+    @property
+    def errors(self) -> list[str]:
+        """The problems, a line each."""
+        return [d.format() for d in self.diagnostics]
+
+    def to_dict(self) -> dict:
+        """The JSON report's object (docs/scoring.md, "The JSON report")."""
+        return {
+            "metric": self.metric,
+            **self.description,
+            "settings": self.settings,
+            "documents": self.documents,
+            **self.aggregate,
+            "unpaired": {"gt": self.unpaired_gt, "result": self.unpaired_result},
+            "errors": self.errors,
+        }
+
+    def to_json(self) -> str:
+        return as_json(self.to_dict())
+
+    def __getitem__(self, key: str):
+        return self.to_dict()[key]
+
+    def __iter__(self):
+        return iter(self.to_dict())
+
+    def __len__(self) -> int:
+        return len(self.to_dict())
 _SCORE_KEYS = ("precision", "recall", "f1")
 
 
-def summary_rows(report: dict) -> list[list[str]]:
+def summary_rows(report: Mapping) -> list[list[str]]:
     """The rows of the summary table: one per document, then the aggregates."""
     rows = []
     for record in report["documents"]:
@@ -40,7 +99,7 @@ class Summary(NamedTuple):
     notes: list[str]
 
 
-def _ctdar_summary(report: dict) -> Summary:
+def ctdar_summary(report: Mapping) -> Summary:
     thresholds = list(report["total"]["iou"])
     columns = [("document", "left"), *((f"IoU {t}: correct/gt/res", "right") for t in thresholds),
                ("WAvg F1", "right")]
@@ -66,7 +125,7 @@ def _ctdar_summary(report: dict) -> Summary:
 _MARMOT_COUNTS = ("nr", "nm", "na", "nfa", "nfu")
 
 
-def _marmot_summary(report: dict) -> Summary:
+def marmot_summary(report: Mapping) -> Summary:
     columns = [("document", "left"), *((name, "right") for name in (*_MARMOT_COUNTS, "precision", "recall"))]
     rows = []
     for record in report["documents"]:
@@ -82,7 +141,8 @@ def _marmot_summary(report: dict) -> Summary:
     return Summary("marmot error types", columns, rows, totals, [f"error types: {error_types}", *_notes(report)])
 
 
-def _structure_summary(report: dict) -> Summary:
+def structure_summary(report: Mapping) -> Summary:
+    """Counts and precision/recall/F1 a document (structure, region)."""
     columns = [("document", "left"), *((name, "right") for name in ("gt", "correct", "detected", "precision",
                                                                        "recall", "F1"))]
     total = report["total"]
@@ -94,16 +154,15 @@ def _structure_summary(report: dict) -> Summary:
                    _notes(report))
 
 
-def summary(report: dict) -> Summary:
-    """The summary of a report: its documents' rows, the totals and the notes."""
-    if report["metric"] == "marmot":
-        return _marmot_summary(report)
-    if "iou" in report["total"]:
-        return _ctdar_summary(report)
-    return _structure_summary(report)
+def summary(report: Mapping) -> Summary:
+    """The summary of a report, as its metric lays it out: its documents' rows,
+    the totals and the notes."""
+    from .metric import get_metric
+
+    return get_metric(report["metric"]).summary(report)
 
 
-def _notes(report: dict) -> list[str]:
+def _notes(report: Mapping) -> list[str]:
     return [
         f"normalisation: {report['normalisation']}",
         f"aggregation: {report['aggregation']}",
@@ -152,7 +211,7 @@ def plain_text(shown: Summary) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render_text(report: dict, console=None) -> None:
+def render_text(report: Mapping, console=None) -> None:
     """Print the summary: a rich table on a terminal (or on ``console``), plain
     aligned text otherwise, without loading rich (a fifth of scoring 20 cTDaR pages)."""
     shown = summary(report)
@@ -176,35 +235,42 @@ def render_text(report: dict, console=None) -> None:
         console.print(note)
 
 
-def per_document_csv(report: dict) -> str:
+def per_document_csv(report: Mapping) -> str:
+    """The per-document CSV of a report, with its metric's columns."""
+    from .metric import get_metric
+
     out = io.StringIO()
-    if "iou" in report["total"]:
-        writer = csv.writer(out, lineterminator="\n")
-        thresholds = list(report["total"]["iou"])
-        writer.writerow(["document", "gt_file", "result_file",
-                         *(f"{k}@{t}" for t in thresholds for k in ("correct", "gt", "detected")), "wavg_f1", "error"])
-        for record in report["documents"]:
-            counts = [record["iou"][t][k] if "iou" in record else "" for t in thresholds
-                      for k in ("correct", "gt", "detected")]
-            writer.writerow([record["document"], record["gt_file"], record["result_file"] or "", *counts,
-                             record.get("f1", ""), record.get("error", record.get("skipped", ""))])
-        return out.getvalue()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["document", "gt_file", "result_file", *_COUNT_KEYS, *_SCORE_KEYS, "error"])
-    for record in report["documents"]:
-        writer.writerow([
-            record["document"], record["gt_file"], record["result_file"] or "",
-            *(record.get(k, "") for k in _COUNT_KEYS),
-            *(record.get(k, "") for k in _SCORE_KEYS),
-            record.get("error", record.get("skipped", "")),
-        ])
+    csv.writer(out, lineterminator="\n").writerows(get_metric(report["metric"]).csv_rows(report))
     return out.getvalue()
 
 
-def as_json(report: dict) -> str:
+def ctdar_csv_rows(report: Mapping) -> Iterator[list]:
+    """Correct, ground-truth and detected counts at each IoU threshold, and the weighted F1."""
+    thresholds = list(report["total"]["iou"])
+    yield ["document", "gt_file", "result_file", *(f"{k}@{t}" for t in thresholds for k in ("correct", "gt", "detected")),
+           "wavg_f1", "error"]
+    for record in report["documents"]:
+        counts = [record["iou"][t][k] if "iou" in record else "" for t in thresholds
+                  for k in ("correct", "gt", "detected")]
+        yield [record["document"], record["gt_file"], record["result_file"] or "", *counts,
+               record.get("f1", ""), record.get("error", record.get("skipped", ""))]
+
+
+def count_csv_rows(report: Mapping) -> Iterator[list]:
+    """Ground-truth, correct and detected counts and precision, recall and F1 (empty where a record has none)."""
+    yield ["document", "gt_file", "result_file", *_COUNT_KEYS, *_SCORE_KEYS, "error"]
+    for record in report["documents"]:
+        yield [record["document"], record["gt_file"], record["result_file"] or "",
+               *(record.get(k, "") for k in _COUNT_KEYS), *(record.get(k, "") for k in _SCORE_KEYS),
+               record.get("error", record.get("skipped", ""))]
+
+
+def as_json(report: Mapping) -> str:
     """The report as JSON, one document's record per line: written by json's C
     encoder (an indented dump goes through its pure-Python one, which takes
     longer than scoring a large corpus), and easy to grep."""
+    if isinstance(report, ScoreReport):
+        report = report.to_dict()
     lines = ["{"]
     last = len(report) - 1
     for position, (key, value) in enumerate(report.items()):

@@ -45,12 +45,20 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 from operator import sub
-from typing import Callable, NamedTuple, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Callable, Iterator, Mapping, NamedTuple, Sequence
 
+from .. import files
+from ..diagnostics import InputError, UsageError
 from ..model import Document, Table
+from ..options import Option
 from . import text as texts
 from .assignment import max_weight_assignment
-from .figures import f1, scores
+from .figures import document_mean, f1, scores
+from .metric import COMPAT, Metric, ScoreSettings
+from .pairing import Pairing, document_key
+from .report import Summary, count_csv_rows, structure_summary
 
 MAX_BAND_SLOTS = 4_000_000
 
@@ -398,3 +406,176 @@ def _max_weight_pairs(gt_tables: list[TableRelations], res_tables: list[TableRel
                    key=lambda ij: weights[ij[0]][ij[1]])
         return {i: j}
     return {i: j for i, j in max_weight_assignment(weights) if weights[i][j] > 0}
+
+
+# -- the metric, as the runner calls it ----------------------------------------------------------
+
+def _complexity(text: str) -> tuple[int, ...]:
+    try:
+        return tuple(sorted({int(c) for c in text.split(",")}))
+    except ValueError:
+        raise ValueError(f"a comma-separated list of class numbers (e.g. 0,1), not {text!r}") from None
+
+
+_PUBMED = ("pubmed",)
+
+
+class StructureMetric(Metric):
+    """ICDAR 2013 adjacency relations, and the biomedical benchmark's variant of them."""
+
+    name = "structure"
+    gt_model = "structure"
+    variants = ("icdar2013", "pubmed")
+    settings = (
+        Option("normalise", "--normalise", str, "structure: text normalisation of the official tool.", "default",
+               "score", choices=("default", "ignorechars", "ignorechars2")),
+        Option("ignore_page", "--ignore-page", bool, "structure: pair tables regardless of their page.", False,
+               "score"),
+        COMPAT,
+        Option("single_variant", "--single-variant", bool, "pubmed: score each document's own result only, not "
+               "its variants (PMC1_1.xml...).", False, "score", variants=_PUBMED),
+        Option("table_classes", "--table-classes", Path, "pubmed: the benchmark's table classes file "
+               "(mavo_table_classes.csv); only the tables it lists count.", direction="score", variants=_PUBMED),
+        Option("complexity", "--complexity", str, "pubmed: the classes of --table-classes that count, e.g. 0 or "
+               "0,1 (0 simple, 1 complicated, 2 complex) [default: all].", direction="score", parse=_complexity,
+               variants=_PUBMED),
+        Option("ignore_fp", "--ignore-fp", bool, "pubmed: result tables paired with no ground-truth table do not "
+               "count.", False, "score", variants=_PUBMED),
+    )
+
+    def has_alternatives(self, settings: ScoreSettings) -> bool:
+        """ICDAR 2013's a/b ground truths of one PDF (the biomedical benchmark pairs names as they are)."""
+        return settings.variant != "pubmed"
+
+    def has_result_variants(self, settings: ScoreSettings) -> bool:
+        """The biomedical benchmark's result variants, unless ``single_variant``."""
+        return settings.variant == "pubmed" and not settings.single_variant
+
+    def preference(self, record: dict, settings: ScoreSettings) -> tuple:
+        if settings.variant == "pubmed":
+            return pubmed_preference(record["gt"], record["correct"], record["detected"])
+        return (record["f1"],)
+
+    def check(self, settings: ScoreSettings) -> None:
+        if settings.complexity is not None and settings.table_classes is None:
+            raise UsageError("--complexity selects classes of --table-classes: pass the classes file too")
+        if settings.table_classes is not None:
+            _table_classes(settings.table_classes, settings.complexity)
+
+    def describe(self, settings: ScoreSettings) -> dict:
+        if settings.variant == "pubmed":
+            subset = ""
+            if settings.table_classes is not None:
+                classes = ("of class " + ", ".join(map(str, settings.complexity)) if settings.complexity is not None
+                           else "of any class")
+                subset += (f"; only the ground-truth tables listed {classes} in {settings.table_classes} count "
+                           "(a result table paired with a ground-truth table outside them counts nowhere)")
+            if settings.ignore_fp:
+                subset += "; result tables paired with no ground-truth table do not count (ignore_fp)"
+            return {
+                "variant": "pubmed",
+                "normalisation": "pubmed: accents folded, ASCII only, spaces and line breaks deleted, case kept",
+                "aggregation": "micro: TP, FN and FP summed over all documents (the biomedical benchmark's)"
+                               + ("" if settings.single_variant else
+                                  "; of a result's variants (PMC1_1...) the best by F1, then TP - FP - FN")
+                               + subset,
+            }
+        return {
+            "variant": "icdar2013",
+            "normalisation": {
+                "default": "default: ASCII whitespace deleted, upper-cased",
+                "ignorechars": "ignorechars: ASCII whitespace deleted, other non-word characters as '_', upper-cased",
+                "ignorechars2": "ignorechars2: ASCII whitespace and non-word characters deleted, upper-cased",
+            }[settings.normalise],
+            "aggregation": (
+                "document_mean: precision and recall per document (over its tables), averaged over documents, "
+                "F1 of the two means (the competition's headline); total: micro sums over all documents"
+                + "; a result table without a ground-truth table counts as false positives"
+                + ("; compat: ground-truth tables without a result table and documents without a result are "
+                   "left out, as the official tool's wrapper did" if settings.compat else
+                   "; a ground-truth table without a result table counts as missed")
+            ),
+        }
+
+    def score(self, gt: Document, result: Document | None, settings: ScoreSettings,
+              unreadable: bool = False, gt_file: Path | None = None) -> dict | None:
+        if result is None:
+            if settings.compat:
+                return None
+            result = Document()
+        if settings.variant == "pubmed":
+            active = None
+            if settings.table_classes is not None:
+                classes = _table_classes(settings.table_classes, settings.complexity)
+                active = classes.get(document_key(gt_file), set()) if gt_file else set()
+            outcome = score_pubmed(gt, result, active, settings.ignore_fp)
+        else:
+            outcome = score_icdar2013(gt, result, settings.normalise, settings.ignore_page, settings.compat)
+        counts = outcome.counts
+        counted = {id(t) for t in outcome.counted}
+        figures = self._figures(settings)
+        return {"tables": [{**t.as_dict(figures), "counted": id(t) in counted} for t in outcome.tables],
+                **counts, **figures(**counts)}
+
+    @staticmethod
+    def _figures(settings: ScoreSettings) -> Callable[..., dict]:
+        """Precision, recall and F1 from counts, by the conventions of the tool reproduced."""
+        return pubmed_scores if settings.variant == "pubmed" else scores
+
+    def aggregate(self, records: list[dict], settings: ScoreSettings) -> dict:
+        totals = {k: sum(r[k] for r in records) for k in ("gt", "correct", "detected")}
+        return {"total": {**totals, **self._figures(settings)(**totals), "documents": len(records)},
+                "document_mean": document_mean(records)}
+
+    def check_pairing(self, pairing: Pairing, settings: ScoreSettings) -> None:
+        if settings.table_classes is not None:
+            selected = _table_classes(settings.table_classes, settings.complexity)
+            if not any(document_key(g) in selected for p in pairing.pairs for g in p.gt_files):
+                raise UsageError(f"--table-classes: {settings.table_classes} lists no table of these ground-truth "
+                                 "documents in the classes asked for (its lines name files as PMC4058045.nxml)")
+
+    def summary(self, report: Mapping) -> Summary:
+        return structure_summary(report)
+
+    def csv_rows(self, report: Mapping) -> Iterator[list]:
+        return count_csv_rows(report)
+
+
+# The benchmark's classes file is 33 KB; a file far larger is not one.
+MAX_TABLE_CLASSES_BYTES = 16 << 20
+
+
+def _table_classes(path: str, complexity: tuple[int, ...] | None) -> dict[str, set[int]]:
+    """The tables of ``complexity`` in a table classes file, read again only when
+    it changed (each worker reads it too)."""
+    try:
+        stat = os.stat(path)
+        version = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
+    except OSError:
+        version = None  # read_bytes_of says what is wrong
+    return _table_classes_of(path, complexity, version)
+
+
+@lru_cache(maxsize=4)
+def _table_classes_of(path: str, complexity: tuple[int, ...] | None, version: tuple | None) -> dict[str, set[int]]:
+    try:
+        text = files.read_bytes_of(Path(path), MAX_TABLE_CLASSES_BYTES).decode("utf-8-sig")
+    except InputError as exc:
+        raise UsageError(f"--table-classes: {exc.diagnostic.format()}") from None
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"--table-classes: {path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    try:
+        listed = parse_table_classes(text)
+    except ValueError as exc:
+        raise UsageError(f"--table-classes: {path}: {exc}") from None
+    if not listed:
+        raise UsageError(f"--table-classes: {path}: lists no table")
+    known = sorted({t.table_class for t in listed})
+    unknown = sorted(set(complexity or ()) - set(known))
+    if unknown:
+        raise UsageError(f"--complexity {','.join(map(str, unknown))}: {path} lists tables of class "
+                         f"{', '.join(map(str, known))} only")
+    return tables_of_classes(listed, complexity)
+
+
+METRICS = (StructureMetric(),)

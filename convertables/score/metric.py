@@ -1,0 +1,235 @@
+"""What a metric is: the interface the runner calls, and the settings it declares.
+
+Each metric module (structure, ctdar, region, marmot) ends with ``METRICS``, the
+:class:`Metric` objects it defines. A metric declares the settings it takes
+(:class:`~convertables.options.Option` values with ``direction="score"``); the
+command line builds ``score``'s options from those declarations, and a setting
+the chosen metric does not declare is refused, naming the metrics that take it.
+:class:`ScoreSettings` holds the metric's name and the settings given.
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterator, Mapping
+
+from ..diagnostics import UsageError
+from ..options import Option
+
+if TYPE_CHECKING:
+    from ..model import Document
+    from ..options import ReadOptions
+    from .pairing import Pairing
+    from .report import Summary
+
+METRIC_MODULES = ("structure", "region", "marmot", "ctdar")
+"""The modules of ``convertables.score`` that declare metrics (``METRICS``), in the order listed."""
+
+VARIANT = Option("variant", "--variant", str, "The metric's variant (see each metric; default: its first).",
+                 direction="score")
+RESULT_FORMAT = Option("result_format", "--result-format", str, "Format of the results (default: from content).",
+                       direction="score")
+COMMON_SETTINGS = (VARIANT, RESULT_FORMAT)
+"""Settings every metric takes."""
+
+# Settings that several metrics take, declared once so that they take them alike.
+COMPAT = Option("compat", "--compat", bool, "Reproduce the official tool's numbers, quirks included.", False,
+                direction="score")
+PDF_DIR = Option("pdf_dir", "--pdf-dir", Path, "The documents' PDFs (their characters are the items).",
+                 direction="score")
+
+
+class Metric:
+    """A metric, as the runner calls it. Subclasses set the attributes and
+    implement :meth:`score`, :meth:`aggregate`, :meth:`describe` and :meth:`summary`."""
+
+    name: str
+    title: str = ""
+    gt_model: str | None = None
+    """The ICDAR 2013 model of its ground-truth files (``structure``, ``region``), or None."""
+    variants: tuple[str, ...] = ()
+    """The variants it knows, the default first."""
+    settings: tuple[Option, ...] = ()
+    """The settings it takes besides :data:`COMMON_SETTINGS`."""
+    read_options: ReadOptions | None = None
+    """How its documents are read (None: as by default)."""
+
+    # -- settings ----------------------------------------------------------------------------
+
+    def check(self, settings: ScoreSettings) -> None:
+        """Refuse (UsageError) values of its settings that cannot work together."""
+
+    def check_pairing(self, pairing: Pairing, settings: ScoreSettings) -> None:
+        """Refuse (UsageError) settings that cannot apply to these documents."""
+
+    def describe(self, settings: ScoreSettings) -> dict:
+        """``variant``, ``normalisation`` and ``aggregation``: what the report says it used."""
+        raise NotImplementedError
+
+    # -- pairing -----------------------------------------------------------------------------
+
+    def has_alternatives(self, settings: ScoreSettings) -> bool:
+        """Whether ground truths named ``eu-009a``/``eu-009b`` are alternatives of one PDF."""
+        return False
+
+    def has_result_variants(self, settings: ScoreSettings) -> bool:
+        """Whether results named ``PMC1_1``, ``PMC1_2`` are variants of ``PMC1``'s."""
+        return False
+
+    def preference(self, record: dict, settings: ScoreSettings) -> tuple:
+        """Of a document's candidates (alternatives, variants), the one with the
+        greatest preference is kept (the first on ties)."""
+        return (record["f1"],)
+
+    # -- scoring -----------------------------------------------------------------------------
+
+    def score(self, gt: Document, result: Document | None, settings: ScoreSettings,
+              unreadable: bool = False, gt_file: Path | None = None) -> dict | None:
+        """One document's record (JSON-ready, with ``f1``); ``result`` None where
+        there is none (``unreadable``: it could not be read). None: the document
+        is left out (compat modes)."""
+        raise NotImplementedError
+
+    def aggregate(self, records: list[dict], settings: ScoreSettings) -> dict:
+        """``total`` (and ``document_mean`` where the metric has one) from the records counted."""
+        raise NotImplementedError
+
+    # -- presenting --------------------------------------------------------------------------
+
+    def summary(self, report: Mapping) -> Summary:
+        """The summary table of a report: a row a document, the totals, the notes."""
+        raise NotImplementedError
+
+    def csv_rows(self, report: Mapping) -> Iterator[list]:
+        """The per-document CSV: its header, then a row a document."""
+        raise NotImplementedError
+
+
+_METRICS: dict[str, Metric] | None = None
+
+
+def metrics() -> dict[str, Metric]:
+    """Every metric by name."""
+    global _METRICS
+    if _METRICS is None:
+        found: dict[str, Metric] = {}
+        for module in METRIC_MODULES:
+            for metric in importlib.import_module(f"convertables.score.{module}").METRICS:
+                found[metric.name] = metric
+        _METRICS = found
+    return _METRICS
+
+
+def get_metric(name: str) -> Metric:
+    try:
+        return metrics()[name]
+    except KeyError:
+        raise UsageError(f"unknown metric {name!r} (known: {', '.join(metrics())})") from None
+
+
+def declared_settings() -> dict[str, Option]:
+    """Every setting some metric takes, by name (common ones first)."""
+    found = {o.name: o for o in COMMON_SETTINGS}
+    for metric in metrics().values():
+        for option in metric.settings:
+            known = found.setdefault(option.name, option)
+            if known != option:
+                raise AssertionError(f"{metric.name} declares {option.name} otherwise than another metric")
+    return found
+
+
+class ScoreSettings(Mapping):
+    """How to score: the metric's name and the settings given, by the names the
+    metrics declare (``ScoreSettings(metric="ctdar-b", compat=True)``). A setting
+    not given reads as its declared default. Whether the metric takes each one is
+    checked when scoring starts (:meth:`check_for`)."""
+
+    __slots__ = ("metric", "_values")
+
+    def __init__(self, metric: str = "structure", **values: Any):
+        known = declared_settings()
+        unknown = sorted(set(values) - set(known))
+        if unknown:
+            raise UsageError(f"unknown score setting(s) {', '.join(map(repr, unknown))}; known: {', '.join(known)}")
+        parsed = {}
+        for name, value in values.items():
+            option = known[name]
+            if isinstance(value, str) and option.parse is not None:
+                try:
+                    value = option.parse(value)
+                except ValueError as exc:
+                    raise UsageError(f"{option.flag} is {exc}") from None
+            elif isinstance(value, Path):
+                value = str(value)
+            parsed[name] = value
+        object.__setattr__(self, "metric", metric)
+        object.__setattr__(self, "_values", parsed)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(f"ScoreSettings has no setting {name!r}") from None
+
+    def __getitem__(self, name: str) -> Any:
+        if name in self._values:
+            return self._values[name]
+        return declared_settings()[name].default
+
+    def __setattr__(self, name, value):
+        raise AttributeError("ScoreSettings is immutable")
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def given(self) -> dict[str, Any]:
+        """The settings given, as a dict."""
+        return dict(self._values)
+
+    def check_for(self, metric: Metric) -> None:
+        """Refuse (UsageError) a setting given that ``metric`` does not take,
+        naming the metrics (or the variant) that do."""
+        own = {o.name for o in (*COMMON_SETTINGS, *metric.settings)}
+        for name, value in self._values.items():
+            option = declared_settings()[name]
+            if value is None or value == option.default:
+                continue
+            takers = [m.name for m in metrics().values() if any(o.name == name for o in m.settings)]
+            named = f"the {', '.join(takers)} metric{'s' if len(takers) > 1 else ''}"
+            if option.variants is not None and (
+                    name not in own or (self.variant or metric.variants[0]) not in option.variants):
+                raise UsageError(f"{option.flag} applies to --variant {' or '.join(option.variants)} only "
+                                 f"(of {named})")
+            if name not in own:
+                raise UsageError(f"{option.flag} applies to {named} only, not to {metric.name}")
+            try:
+                option.check(value)
+            except ValueError as exc:
+                raise UsageError(str(exc)) from None
+
+    def as_dict(self, metric: Metric) -> dict[str, Any]:
+        """The report's ``settings``: the metric's name, then every setting it takes, given or default."""
+        return {"metric": self.metric, **{o.name: self[o.name] for o in (*COMMON_SETTINGS, *metric.settings)}}
+
+    def __eq__(self, other) -> bool:
+        return type(other) is ScoreSettings and (other.metric, other._values) == (self.metric, self._values)
+
+    def __hash__(self) -> int:
+        return hash((self.metric, tuple(sorted((k, repr(v)) for k, v in self._values.items()))))
+
+    def __repr__(self) -> str:
+        given = "".join(f", {k}={v!r}" for k, v in self._values.items())
+        return f"ScoreSettings(metric={self.metric!r}{given})"
+
+    def __reduce__(self):  # (worker processes receive them pickled)
+        return (_settings, (self.metric, self._values))
+
+
+def _settings(metric: str, values: dict) -> ScoreSettings:
+    return ScoreSettings(metric, **values)
