@@ -1,21 +1,24 @@
 """convertables: table-recognition formats in one canonical model, checked and scored.
 
-The library API::
+The library API mirrors the command line::
 
-    from convertables import read, write, dumps
-    doc = read("eu-001-str.xml")              # format from content and suffix
-    write(doc, "eu-001-str.json")             # atomic; refuses to replace without force=True
-    xml = dumps(doc, "icdar")                 # bytes in any writable format
+    from convertables import check, convert, read, score, write, dumps
+    convert("gt/", "gt-json/", to_format="json")  # a ConvertReport
+    check(["submission/"], gt="gt/")               # a CheckReport (.findings, .errors)
+    score("gt/", "results/", metric="ctdar-b", compat=True)  # a ScoreReport (.total, .documents)
+    doc = read("eu-001-str.xml")                   # format from content and suffix
+    write(doc, "eu-001-str.json")                  # atomic; refuses to replace without force=True
+    xml = dumps(doc, "icdar")                      # bytes in any writable format
 
 The model lives in :mod:`convertables.model`, the formats in
-:mod:`convertables.registry`.
+:mod:`convertables.registry`, the metrics in :mod:`convertables.score`.
 """
 
+from .api import check, convert, score
 from .diagnostics import Diagnostic, Diagnostics, InputError, Severity, UsageError
 from .files import dumps, read, write
 from .model import BBox, Cell, Document, Frame, Instruction, Page, Region, Table
 from .options import ReadOptions, WriteOptions
-
 
 
 def __getattr__(name: str):
@@ -32,5 +35,5 @@ def __getattr__(name: str):
 __all__ = [
     "BBox", "Cell", "Diagnostic", "Diagnostics", "Document", "Frame", "InputError", "Instruction",
     "Page", "ReadOptions", "Region", "Severity", "Table", "UsageError", "WriteOptions",
-    "dumps", "read", "write", "__version__",
+    "check", "convert", "dumps", "read", "score", "write", "__version__",
 ]

@@ -20,13 +20,13 @@ are documented in ``docs/diagnostics.md``.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from . import files
 from .diagnostics import Diagnostic, Diagnostics, InputError, Severity, UsageError
+from .grid import validate_document
 from .model import Document, Frame
 from .options import ReadOptions
 
@@ -211,6 +211,15 @@ def collect(paths: list[Path]) -> list[Path]:
     return found
 
 
+def check_document(doc: Document, options: CheckOptions = CheckOptions(), name: str = "<document>") -> list[Diagnostic]:
+    """The findings of the rules on a document already in memory (there is no
+    file to validate or read)."""
+    diagnostics = Diagnostics(name)
+    validate_document(doc, diagnostics, duplicate_ids=Severity.WARNING)
+    _document_rules(Path(name), doc, options, diagnostics)
+    return _escalated(diagnostics.items)
+
+
 def check_paths(paths: list[Path], options: CheckOptions = CheckOptions()) -> list[Diagnostic]:
     findings: list[Diagnostic] = []
     checked = collect(paths)
@@ -293,35 +302,3 @@ def _frame_against_gt(path: Path, result: Document, gt: Document) -> list[Diagno
                 path, hint="another coordinate frame? (PDF points, origin bottom-left)",
             )]
     return []
-
-
-# -- reporters ---------------------------------------------------------------------------------
-
-def report_text(findings: list[Diagnostic]) -> str:
-    """``file:line:col: severity CODE message`` (line and column where known)."""
-    return "".join(d.format() + "\n" for d in findings)
-
-
-def report_json(findings: list[Diagnostic]) -> str:
-    counts = {s.value: sum(1 for d in findings if d.severity is s) for s in Severity}
-    return json.dumps({"findings": [d.as_dict() for d in findings], "counts": counts}, indent=1) + "\n"
-
-
-def _escape_github(value: str) -> str:
-    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def report_github(findings: list[Diagnostic]) -> str:
-    level = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
-    lines = []
-    for d in findings:
-        where = f"file={_escape_github(d.file or '').replace(',', '%2C')}"
-        if d.line:
-            where += f",line={d.line}"
-            if d.column:
-                where += f",col={d.column}"
-        lines.append(f"::{level[d.severity]} {where},title={d.code}::{_escape_github(d.message)}\n")
-    return "".join(lines)
-
-
-REPORTERS = {"text": report_text, "json": report_json, "github": report_github}

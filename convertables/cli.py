@@ -14,7 +14,6 @@ Exit codes (also in README):
 import inspect
 import json
 import sys
-from collections import Counter
 from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Annotated, Optional
@@ -24,8 +23,8 @@ from typer.core import TyperGroup
 from typer.main import get_command_from_info, get_command_name
 
 from . import registry
-from .diagnostics import Diagnostic, InputError, Severity, UsageError
-from .options import Option, ReadOptions, WriteOptions
+from .diagnostics import InputError, UsageError
+from .options import Option
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -112,27 +111,6 @@ def _root(
 
 # -- reporting -------------------------------------------------------------------------
 
-def _print_diagnostics(diagnostics: list[Diagnostic], verbose: bool, quiet: bool) -> None:
-    """Errors always; warnings unless quiet; info only when verbose. Without
-    --verbose, a code that repeats in one file is printed once with a count."""
-    shown = [
-        d for d in diagnostics
-        if d.severity is Severity.ERROR
-        or (d.severity is Severity.WARNING and not quiet)
-        or (d.severity is Severity.INFO and verbose)
-    ]
-    counts = Counter((d.file, d.code) for d in shown)
-    printed: set[tuple] = set()
-    for d in shown:
-        key = (d.file, d.code)
-        if not verbose and key in printed:
-            continue
-        printed.add(key)
-        more = counts[key] - 1
-        suffix = f" (+{more} more {d.code}; --verbose shows all)" if more and not verbose else ""
-        typer.echo(d.format() + suffix, err=True)
-
-
 def _progress(total: int):
     """A progress bar on a terminal for batches; nothing otherwise."""
     if total < 2 or not sys.stderr.isatty():
@@ -159,77 +137,44 @@ def _convert(
     settings: dict,
 ) -> None:
     """One conversion command: the fixed options, and ``settings``, the formats'
-    own options by name (each goes to the reader or the writer that declares it)."""
-    from .convert import Outcome, prepare  # (here: the other commands do not load the batch's machinery)
+    own options by name (the library gives each to the reader or writer that declares it)."""
+    from .api import convert as convert_files
+    from .reports import Streams, reporter
+
+    streams = Streams(verbose=verbose, quiet=quiet)
+    progress = {"done": 0, "total": 0, "bar": None}
+
+    def on_outcome(outcome, done: int, total: int) -> None:
+        progress.update(done=done, total=total)
+        chosen.outcome(outcome, streams)
+        if progress["bar"] is None and done < total:
+            progress["bar"] = _progress(total)
+            if progress["bar"] is not None:
+                progress["bar"].start()
+                progress["task"] = progress["bar"].add_task("converting", total=total)
+        if progress["bar"] is not None:
+            progress["bar"].update(progress["task"], completed=done)
 
     try:
-        from_format = registry.get(from_name) if from_name else None
-        if from_format is not None:
-            from_format.reader()  # fail early, before any file is touched
-        if to_name:
-            to_format = registry.get(to_name)
-        elif output is not None and output.suffix:
-            from .files import output_format
-
-            to_format = output_format(output)
-        else:
-            raise UsageError("say which format to write: --to FORMAT (or an -o file with a suffix)")
-        to_format.writer()
+        chosen = reporter(report, "convert")
         if report == "json" and (output is None or str(output) == "-"):
             raise UsageError("--format json writes the report to standard output, where the document would go: "
                              "pass -o FILE")
-        reading, writing = registry.declared_options("read"), registry.declared_options("write")
-        given = {name: value for name, value in settings.items() if value is not None and value is not False}
-        try:
-            read_options = ReadOptions(**{k: _plain(v) for k, v in given.items() if k in reading})
-            write_options = WriteOptions(**{k: _plain(v) for k, v in given.items() if k in writing})
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
-        batch = prepare(inputs, output, from_format, to_format, read_options, write_options, force,
-                        stdout=sys.stdout.buffer)
+        result = convert_files(inputs, output, to_format=to_name, from_format=from_name, force=force,
+                               on_outcome=on_outcome, stdout=sys.stdout.buffer, **settings)
     except UsageError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE)
-    results: list[Outcome] = []
-    show = (lambda o: None) if report == "json" else (lambda o: _print_diagnostics(o.diagnostics, verbose, quiet))
-    try:
-        bar = _progress(len(batch))
-        if bar is None:
-            for outcome in batch:
-                results.append(outcome)
-                show(outcome)
-        else:
-            with bar:
-                task = bar.add_task("converting", total=len(batch))
-                for outcome in batch:
-                    results.append(outcome)
-                    show(outcome)
-                    bar.advance(task)
     except KeyboardInterrupt:
-        typer.echo(f"interrupted after {len(results)} of {len(batch)} file(s); no partial output was left behind",
-                   err=True)
+        typer.echo(f"interrupted after {progress['done']} of {progress['total']} file(s); no partial output was "
+                   "left behind", err=True)
         raise typer.Exit(EXIT_INTERRUPTED)
-    failed = [o for o in results if not o.ok]
-    if report == "json":
-        typer.echo(json.dumps({
-            "files": [
-                {"input": str(o.source), "output": str(o.output) if o.output else None, "ok": o.ok,
-                 "diagnostics": [d.as_dict() for d in o.diagnostics]}
-                for o in results
-            ],
-            "converted": len(results) - len(failed),
-            "failed": len(failed),
-        }, indent=1))
-    elif len(batch) > 1:  # one input: its own error line says it all
-        with_errors = sum(1 for o in results if o.ok and any(d.severity is Severity.ERROR for d in o.diagnostics))
-        line = f"converted {len(results) - len(failed)} of {len(results)} file(s)"
-        if with_errors:
-            line += f" ({with_errors} with errors in the input, see above)"
-        if failed:
-            names = ", ".join(str(o.source) for o in failed[:10]) + (", ..." if len(failed) > 10 else "")
-            line += f"; {len(failed)} failed: {names}"
-        typer.echo(line, err=True)
-    raise typer.Exit(EXIT_FAILED if failed else EXIT_OK)
+    finally:
+        if progress["bar"] is not None:
+            progress["bar"].stop()
+    batch = len(result.outcomes) > 1 or any(Path(p).is_dir() for p in inputs)
+    chosen.converted(result, streams, batch)
+    raise typer.Exit(EXIT_FAILED if result.failed else EXIT_OK)
 
 
 def _plain(value):
@@ -407,7 +352,7 @@ def check(
     gt: Annotated[Optional[Path], typer.Option("--gt", help="Ground-truth folder: also check pairing.")] = None,
     model: Annotated[Optional[str], typer.Option("--model", help="ICDAR 2013: region or structure (default: by content).")] = None,
     pdf_dir: Annotated[Optional[Path], typer.Option("--pdf-dir", help="Folder of the PDFs: check pages and boxes.")] = None,
-    report: Annotated[str, typer.Option("--format", help="text, json or github (workflow annotations).")] = "text",
+    report: Annotated[str, typer.Option("--format", help="Report: text, json or github (workflow annotations).")] = "text",
     strict: Annotated[bool, typer.Option("--strict", help="Fail on warnings too.")] = False,
     quiet: QuietOpt = False,
 ) -> None:
@@ -421,26 +366,17 @@ def check(
 
         convertables check gt/ --pdf-dir pdf/ --format github
     """
-    from .check import REPORTERS, CheckOptions, check_paths
+    from .api import check as check_files
+    from .reports import Streams, reporter
 
-    if report not in REPORTERS:
-        typer.echo(f"error: --format is text, json or github, not {report!r}", err=True)
-        raise typer.Exit(EXIT_USAGE)
-    if model not in (None, "region", "structure"):
-        typer.echo(f"error: --model is region or structure, not {model!r}", err=True)
-        raise typer.Exit(EXIT_USAGE)
     try:
-        findings = check_paths(paths, CheckOptions(model=model, pdf_dir=pdf_dir, gt=gt))
+        chosen = reporter(report, "check")
+        found = check_files(paths, gt=gt, pdf_dir=pdf_dir, model=model)
     except UsageError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE)
-    shown = [f for f in findings if not quiet or f.severity is Severity.ERROR]
-    sys.stdout.write(REPORTERS[report](shown))
-    errors = sum(1 for f in findings if f.severity is Severity.ERROR)
-    warnings = sum(1 for f in findings if f.severity is Severity.WARNING)
-    if report == "text":
-        typer.echo(f"{errors} error(s), {warnings} warning(s)", err=True)
-    raise typer.Exit(EXIT_FAILED if errors or (strict and warnings) else EXIT_OK)
+    chosen.checked(found, Streams(quiet=quiet))
+    raise typer.Exit(EXIT_OK if found.ok(strict) else EXIT_FAILED)
 
 
 def _score_command(
@@ -448,7 +384,7 @@ def _score_command(
     result: Annotated[Path, typer.Option("--result", help="Result file or folder (any readable format).",
                                          show_default=False)],
     metric: Annotated[str, typer.Option("--metric", help="The metric (see docs/scoring.md).")] = "structure",
-    report: Annotated[str, typer.Option("--format", help="Report: text (a table on stdout) or json.")] = "text",
+    report: Annotated[str, typer.Option("--format", help="Report: text (a table on stdout), json, or csv (a row a document).")] = "text",
     per_document: Annotated[Optional[Path], typer.Option("--per-document", help="Also write per-document figures as CSV.")] = None,
     jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, show_default=False, help="Worker processes scoring documents in parallel [default: the CPUs this process may use, at most 8; 1: none; at most 4 per CPU are started].")] = None,
     force: ForceOpt = False,
@@ -470,60 +406,48 @@ def _score_command(
 
         convertables score --gt gt/ --result results/ --metric region --pdf-dir pdf/ --jobs 2
     """
+    from .api import score as score_files
     from .files import write_atomic
-    from .score import ScoreSettings, default_jobs, score_paths
-    from .score.report import per_document_csv, render_text
+    from .reports import Streams, reporter
+    from .score import default_jobs
+    from .score.report import per_document_csv
 
-    if report not in ("text", "json"):
-        typer.echo(f"error: --format is text or json, not {report!r}", err=True)
-        raise typer.Exit(EXIT_USAGE)
     try:
-        settings_ = ScoreSettings(metric, **{k: _plain(v) for k, v in settings.items()
-                                             if v is not None and v is not False})
-    except UsageError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(EXIT_USAGE)
-    if per_document is not None:
-        from .score.pairing import among_inputs
+        chosen = reporter(report, "score")
+        if per_document is not None:
+            from .score.pairing import among_inputs
 
-        if among_inputs(per_document, gt, result):
-            typer.echo(f"error: {per_document} is one of the inputs; refused even with --force", err=True)
-            raise typer.Exit(EXIT_USAGE)
-        if per_document.exists() and not force:
-            typer.echo(f"error: {per_document} exists already; pass --force to replace it", err=True)
-            raise typer.Exit(EXIT_USAGE)
-    jobs = default_jobs() if jobs is None else jobs
-    bar = _progress(2) if report == "text" else None
-    try:
+            if among_inputs(per_document, gt, result):
+                raise UsageError(f"{per_document} is one of the inputs; refused even with --force")
+            if per_document.exists() and not force:
+                raise UsageError(f"{per_document} exists already; pass --force to replace it")
+        jobs = default_jobs() if jobs is None else jobs
+        given = {k: v for k, v in settings.items() if v is not None and v is not False}
+        bar = _progress(2) if report == "text" else None
         if bar is None:
-            result_report = score_paths(gt, result, settings_, jobs)
+            scored = score_files(gt, result, metric, jobs=jobs, **given)
         else:
             with bar:
                 task = bar.add_task("scoring", total=None)
-                result_report = score_paths(
-                    gt, result, settings_, jobs,
-                    on_document=lambda record, total: bar.update(task, total=total, advance=1),
-                )
+                scored = score_files(gt, result, metric, jobs=jobs,
+                                     on_document=lambda record, total: bar.update(task, total=total, advance=1),
+                                     **given)
     except UsageError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE)
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)
         raise typer.Exit(EXIT_INTERRUPTED)
-    for diagnostic in result_report.diagnostics:
-        typer.echo(diagnostic.format(), err=True)
-    unwritten = False
+    unwritten = None
     if per_document is not None:
         try:
-            write_atomic(per_document, per_document_csv(result_report).encode("utf-8"), force=force)
-        except InputError as exc:  # the scores are still reported below
-            typer.echo(exc.diagnostic.format(), err=True)
-            unwritten = True
-    if report == "json":
-        typer.echo(result_report.to_json())
-    else:
-        render_text(result_report)
-    raise typer.Exit(EXIT_FAILED if result_report.diagnostics or unwritten else EXIT_OK)
+            write_atomic(per_document, per_document_csv(scored).encode("utf-8"), force=force)
+        except InputError as exc:  # the scores are still reported, and this said after them
+            unwritten = exc.diagnostic
+    chosen.scored(scored, Streams())
+    if unwritten is not None:
+        typer.echo(unwritten.format(), err=True)
+    raise typer.Exit(EXIT_FAILED if scored.diagnostics or unwritten else EXIT_OK)
 
 
 def _score_command_made():

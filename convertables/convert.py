@@ -1,4 +1,5 @@
-"""Conversion of one file or a batch: plan the outputs, then read and write each.
+"""Conversion of one file or a batch: plan the outputs (:func:`plan`), then read
+and write each (iterating the :class:`Batch`).
 
 A batch never stops at a bad file: each input gets a :class:`Outcome` with its
 diagnostics, and the caller decides what to print and which exit code to give.
@@ -24,6 +25,8 @@ class Outcome:
     output: Path | None
     diagnostics: list[Diagnostic] = field(default_factory=list)
     ok: bool = False
+    data: bytes | None = None
+    """The output's bytes, where it went to neither a file nor a stream."""
 
 
 def collect_inputs(inputs: Iterable[Path], from_format: Format | None) -> tuple[list[tuple[Path, Path]], bool]:
@@ -81,7 +84,9 @@ def convert_file(
         out_diagnostics = Diagnostics(str(output if output else source))  # (writing to stdout: the input named)
         payload = files.dumps(doc, to_format.name, write_options, out_diagnostics)
         diagnostics.items.extend(out_diagnostics.items)
-        if output is None:
+        if output is None and stdout is None:
+            outcome.data = payload
+        elif output is None:
             stdout.write(payload)
             stdout.flush()
         else:
@@ -111,24 +116,6 @@ def convert_file(
         outcome.ok = False
     outcome.diagnostics = diagnostics.items
     return outcome
-
-
-def plan(
-    inputs: list[Path], output: Path | None, from_format: Format | None, to_format: Format
-) -> tuple[list[tuple[Path, Path]], Path | None, bool]:
-    """Check the shape of a conversion request; returns (sources, output, batch)."""
-    missing = [p for p in inputs if not p.exists()]
-    if missing:
-        raise UsageError(f"{missing[0]}: no such file or folder")
-    sources, batch = collect_inputs(inputs, from_format)
-    if batch:
-        if output is None or str(output) == "-":
-            raise UsageError("several inputs convert into a folder: pass -o FOLDER")
-        if output.exists() and not output.is_dir():
-            raise UsageError(f"{output}: is a file; several inputs need a folder for -o")
-    if not sources:
-        raise UsageError("no input files found")
-    return sources, output, batch
 
 
 @dataclass
@@ -166,7 +153,7 @@ class Batch:
                 )
 
 
-def prepare(
+def plan(
     inputs: list[Path],
     output: Path | None,
     from_format: Format | None,
@@ -176,10 +163,21 @@ def prepare(
     force: bool = False,
     stdout=None,
 ) -> Batch:
-    """Plan the conversion of ``inputs`` (files or folders); raises UsageError
-    for a request that cannot work, before any file is touched."""
-    sources, output, batch = plan(inputs, output, from_format, to_format)
+    """Plan the conversion of ``inputs`` (files or folders) into ``output`` (a
+    file, a folder, or None: ``stdout``, or each outcome's ``data`` without one);
+    raises UsageError for a request that cannot work, before any file is touched."""
+    missing = [p for p in inputs if not p.exists()]
+    if missing:
+        raise UsageError(f"{missing[0]}: no such file or folder")
+    sources, batch = collect_inputs(inputs, from_format)
+    if batch:
+        if output is None or str(output) == "-":
+            raise UsageError("several inputs convert into a folder: pass -o FOLDER")
+        if output.exists() and not output.is_dir():
+            raise UsageError(f"{output}: is a file; several inputs need a folder for -o")
+    if not sources:
+        raise UsageError("no input files found")
     into_folder = batch or (output is not None and (output.is_dir() or str(output).endswith(os.sep)))
-    if not into_folder and output is None and to_format.binary:
+    if not into_folder and output is None and to_format.binary and stdout is not None:
         raise UsageError(f"{to_format.name} is a binary format: pass -o FILE")
     return Batch(sources, output, into_folder, from_format, to_format, read_options, write_options, force, stdout)

@@ -162,3 +162,18 @@ class WriteOptions(_Settings):
 
     direction = "write"
     __slots__ = ()
+
+
+def split_settings(settings: Mapping[str, Any]) -> tuple[ReadOptions, WriteOptions]:
+    """Settings by name, each to the reader or the writer that declares it
+    (ValueError for a name none declares, or a value its option refuses).
+    None and False are settings not given."""
+    reading, writing = declared("read"), declared("write")
+    given = {name: str(value) if isinstance(value, Path) else value
+             for name, value in settings.items() if value is not None and value is not False}
+    unknown = sorted(set(given) - set(reading) - set(writing))
+    if unknown:
+        raise ValueError(f"unknown setting(s) {', '.join(map(repr, unknown))}; known: "
+                         f"{', '.join(sorted({*reading, *writing}))}")
+    return (ReadOptions(**{k: v for k, v in given.items() if k in reading}),
+            WriteOptions(**{k: v for k, v in given.items() if k in writing}))

@@ -125,7 +125,7 @@ def _score_pair_star(args: tuple[DocumentPair, ScoreSettings]) -> dict:
 
 # With --jobs N, documents are scored here, one by one, while the rest looks
 # like less work than this; then the rest goes to worker processes. Starting a
-# pool costs about 0.1 s: a small corpus is done before a pool would pay off.
+# pool means starting worker processes: a small corpus is done before a pool would pay off.
 SERIAL_WORK_S = 0.15
 
 # The command line's default --jobs: every CPU this process may use, up to this
@@ -172,7 +172,7 @@ def score_documents(
     rest = pairs[done:]
     if not rest:
         return
-    from concurrent.futures import ProcessPoolExecutor  # (here: 15 ms of imports a single job does not need)
+    from concurrent.futures import ProcessPoolExecutor  # (here: imports a single job does not need)
 
     workers = min(jobs, len(rest), WORKERS_PER_CPU * _usable_cpus())
     with ProcessPoolExecutor(max_workers=workers) as pool:
@@ -230,3 +230,31 @@ def score_paths(
         unpaired_result=[str(p) for p in pairing.unpaired_results],
         diagnostics=diagnostics,
     )
+
+
+def score_document_pair(gt: Document, result: Document, settings: ScoreSettings = ScoreSettings(),
+                        name: str | None = None) -> ScoreReport:
+    """The report of one ground-truth document against one result, both in memory."""
+    metric = get_metric(settings.metric)
+    if settings.variant not in (None, *metric.variants):
+        raise UsageError(f"--variant for {metric.name} is {' or '.join(metric.variants)}, not {settings.variant!r}")
+    settings.check_for(metric)
+    metric.check(settings)
+    name = name or gt.filename or "document"
+    record: dict = {"document": name, "gt_file": None, "result_file": None}
+    problems: list[Diagnostic] = []
+    try:
+        scored = metric.score(gt, result, settings)
+        if scored is None:
+            record["skipped"] = "no result (left out in compat mode)"
+        else:
+            record.update(scored)
+            record["counted"] = True
+    except (InputError, TableTooLarge, GeometryFailed) as exc:
+        diagnostic = exc.diagnostic if isinstance(exc, InputError) else Diagnostic(
+            "table-too-large" if isinstance(exc, TableTooLarge) else "geometry-failed", Severity.ERROR, str(exc), name)
+        problems.append(diagnostic)
+        record["error"] = diagnostic.format()
+    counted = [record] if record.get("counted") else []
+    return ScoreReport(metric=metric.name, description=metric.describe(settings), settings=settings.as_dict(metric),
+                       documents=[record], aggregate=metric.aggregate(counted, settings), diagnostics=problems)

@@ -1,0 +1,158 @@
+"""The library's front door: the three commands as functions, taking paths or
+documents and returning the report objects the command line presents.
+
+Each mirrors its command: the same settings by the same names (the options'
+names with ``_`` for ``-``), the same checks, the same results.
+
+>>> from convertables import check, convert, score
+>>> report = convert("samples/icdar/sample-str.xml", to_format="json")
+>>> report.converted, report.outcomes[0].data[:30]
+(1, b'{\\n "format": "convertables",\\n ')
+
+>>> found = check(["samples/icdar/sample-str.xml"])
+>>> found.ok(), found.errors, found.warnings
+(True, 0, 0)
+
+>>> scored = score("samples/icdar", "samples/icdar")
+>>> scored.total["f1"], scored.total["gt"], len(scored.documents)
+(1.0, 14, 1)
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from .diagnostics import Diagnostics, UsageError
+from .model import Document
+from .reports import CheckReport, ConvertReport
+
+PathLike = str | os.PathLike
+
+
+def convert(
+    inputs: PathLike | Iterable[PathLike] | Document,
+    output: PathLike | None = None,
+    *,
+    to_format: str | None = None,
+    from_format: str | None = None,
+    force: bool = False,
+    on_outcome: Callable[..., None] | None = None,
+    stdout=None,
+    **settings: Any,
+) -> ConvertReport:
+    """Convert files (or a folder, read recursively, or a :class:`Document`) to
+    ``to_format`` (by default from ``output``'s suffix), into ``output``: a file,
+    a folder for several inputs, or None to keep the bytes in each outcome's
+    ``data`` (or write them to ``stdout``, a binary stream, where given).
+    ``settings`` are the formats' own (``split_blank_rows=True``, ``model="region"``,
+    ``dpi=300``...); each goes to the reader or writer that declares it.
+    ``on_outcome(outcome, done, total)`` is called as each file is done.
+
+    >>> report = convert("samples/html/sample.html", to_format="icdar", page=3)
+    >>> b'page="3"' in report.outcomes[0].data
+    True
+
+    Raises :class:`UsageError` for a request that cannot work, before any file
+    is touched; a file that cannot be converted is an outcome with ``ok`` False.
+    """
+    from . import registry
+    from .convert import Outcome, plan
+    from .files import dumps, output_format, write_atomic
+    from .options import split_settings
+
+    try:
+        read_options, write_options = split_settings(settings)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    output = Path(output) if output is not None and str(output) != "-" else None
+    source = registry.get(from_format) if from_format else None
+    if source is not None:
+        source.reader()
+    if to_format:
+        target = registry.get(to_format)
+    elif output is not None and output.suffix:
+        target = output_format(output)
+    else:
+        raise UsageError("say which format to write: --to FORMAT (or an -o file with a suffix)")
+    target.writer()
+    if isinstance(inputs, Document):
+        diagnostics = Diagnostics(str(output) if output else None)
+        outcome = Outcome(Path("<document>"), output)
+        from .diagnostics import InputError
+
+        try:
+            data = dumps(inputs, target.name, write_options, diagnostics)
+            if output is None:
+                outcome.data = data
+            else:
+                write_atomic(output, data, force=force)
+            outcome.ok = True
+        except InputError as exc:
+            diagnostics.items.append(exc.diagnostic)
+        outcome.diagnostics = diagnostics.items
+        return ConvertReport([outcome])
+    paths = [Path(inputs)] if isinstance(inputs, (str, os.PathLike)) else [Path(p) for p in inputs]
+    batch = plan(paths, output, source, target, read_options, write_options, force, stdout=stdout)
+    report = ConvertReport()
+    for outcome in batch:
+        report.outcomes.append(outcome)
+        if on_outcome is not None:
+            on_outcome(outcome, len(report.outcomes), len(batch))
+    return report
+
+
+def check(
+    paths: PathLike | Iterable[PathLike] | Document,
+    *,
+    gt: PathLike | None = None,
+    pdf_dir: PathLike | None = None,
+    model: str | None = None,
+) -> CheckReport:
+    """Pre-flight checks of files or folders (or of one :class:`Document`'s
+    content): the format's schema, the readers' findings, the rules on the
+    document, and with ``gt`` (a folder) the pairing with the ground truth.
+
+    >>> check(["samples/icdar/sample-str.xml"], model="region").errors > 0
+    True
+    """
+    from .check import CheckOptions, check_document, check_paths
+
+    if model not in (None, "region", "structure"):
+        raise UsageError(f"--model is region or structure, not {model!r}")
+    options = CheckOptions(model=model, pdf_dir=Path(pdf_dir) if pdf_dir else None, gt=Path(gt) if gt else None)
+    if isinstance(paths, Document):
+        return CheckReport(check_document(paths, options))
+    paths = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
+    return CheckReport(check_paths([Path(p) for p in paths], options))
+
+
+def score(
+    gt: PathLike | Document,
+    result: PathLike | Document,
+    metric: str = "structure",
+    *,
+    jobs: int = 1,
+    on_document: Callable[[dict, int], None] | None = None,
+    **settings: Any,
+):
+    """Score results against ground truth: two files, two folders (paired by
+    name), or two :class:`Document` values, with ``metric`` and its settings
+    (``variant="pubmed"``, ``compat=True``, ``pdf_dir=...``; see docs/scoring.md).
+    Returns a :class:`~convertables.score.ScoreReport`.
+
+    >>> from convertables import read
+    >>> doc = read("samples/icdar/sample-str.xml")
+    >>> score(doc, doc).total["f1"]
+    1.0
+    """
+    from .score import ScoreSettings, score_paths
+    from .score.runner import score_document_pair
+
+    chosen = ScoreSettings(metric, **settings)
+    if isinstance(gt, Document) or isinstance(result, Document):
+        if not (isinstance(gt, Document) and isinstance(result, Document)):
+            raise UsageError("score two documents, or two paths, not one of each")
+        return score_document_pair(gt, result, chosen)
+    return score_paths(gt, result, chosen, jobs, on_document)

@@ -1,0 +1,241 @@
+"""What each command found, as data, and the reporters that present it.
+
+``convert``, ``check`` and ``score`` each return a report object
+(:class:`ConvertReport`, :class:`CheckReport`,
+:class:`~convertables.score.report.ScoreReport`); every problem in them is a
+:class:`~convertables.diagnostics.Diagnostic` with a stable code. A reporter
+(``text``, ``json``, ``github``, ``csv``) presents a report; the command line
+only picks one by name (:func:`reporter`), as check-jsonschema's do.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TextIO
+
+from .diagnostics import Diagnostic, Severity, UsageError
+
+if TYPE_CHECKING:
+    from .convert import Outcome
+    from .score.report import ScoreReport
+
+
+def _counts(diagnostics: list[Diagnostic]) -> dict[str, int]:
+    return {s.value: sum(1 for d in diagnostics if d.severity is s) for s in Severity}
+
+
+@dataclass
+class ConvertReport:
+    """What became of each input of a conversion."""
+
+    outcomes: list[Outcome] = field(default_factory=list)
+
+    @property
+    def converted(self) -> int:
+        return sum(1 for o in self.outcomes if o.ok)
+
+    @property
+    def failed(self) -> list[Outcome]:
+        return [o for o in self.outcomes if not o.ok]
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        return [d for o in self.outcomes for d in o.diagnostics]
+
+    def to_dict(self) -> dict:
+        return {
+            "files": [{"input": str(o.source), "output": str(o.output) if o.output else None, "ok": o.ok,
+                       "diagnostics": [d.as_dict() for d in o.diagnostics]} for o in self.outcomes],
+            "converted": self.converted,
+            "failed": len(self.failed),
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=1)
+
+
+@dataclass
+class CheckReport:
+    """Every finding of a check, in the order the files were checked."""
+
+    findings: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for d in self.findings if d.severity is Severity.ERROR)
+
+    @property
+    def warnings(self) -> int:
+        return sum(1 for d in self.findings if d.severity is Severity.WARNING)
+
+    def ok(self, strict: bool = False) -> bool:
+        """No error (and with ``strict`` no warning either)."""
+        return not self.errors and not (strict and self.warnings)
+
+    def to_dict(self) -> dict:
+        return {"findings": [d.as_dict() for d in self.findings], "counts": _counts(self.findings)}
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=1) + "\n"
+
+
+# -- reporters ---------------------------------------------------------------------------------
+
+@dataclass
+class Streams:
+    """Where a reporter writes, and how much: errors always, warnings unless
+    ``quiet``, info only when ``verbose``."""
+
+    out: TextIO = field(default_factory=lambda: sys.stdout)
+    err: TextIO = field(default_factory=lambda: sys.stderr)
+    verbose: bool = False
+    quiet: bool = False
+
+    def shown(self, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+        return [d for d in diagnostics if d.severity is Severity.ERROR
+                or (d.severity is Severity.WARNING and not self.quiet)
+                or (d.severity is Severity.INFO and self.verbose)]
+
+
+class Reporter:
+    """Presents reports; a reporter without a method for a command's report
+    cannot be chosen for that command."""
+
+    name = ""
+
+    def outcome(self, outcome: Outcome, streams: Streams) -> None:
+        """One converted file, as it is done (nothing by default: the report says all)."""
+
+    def converted(self, report: ConvertReport, streams: Streams, batch: bool) -> None:
+        raise NotImplementedError
+
+    def checked(self, report: CheckReport, streams: Streams) -> None:
+        raise NotImplementedError
+
+    def scored(self, report: ScoreReport, streams: Streams) -> None:
+        raise NotImplementedError
+
+    def serves(self, command: str) -> bool:
+        method = {"convert": "converted", "check": "checked", "score": "scored"}[command]
+        return getattr(type(self), method) is not getattr(Reporter, method)
+
+
+class TextReporter(Reporter):
+    """Lines for people: ``file:line:col: severity code message`` on stderr, a
+    summary line for batches; score's summary table on stdout."""
+
+    name = "text"
+
+    def outcome(self, outcome: Outcome, streams: Streams) -> None:
+        # Without --verbose, a code that repeats in one file is printed once with a count.
+        shown = streams.shown(outcome.diagnostics)
+        counts = Counter((d.file, d.code) for d in shown)
+        printed: set[tuple] = set()
+        for d in shown:
+            key = (d.file, d.code)
+            if not streams.verbose and key in printed:
+                continue
+            printed.add(key)
+            more = counts[key] - 1
+            suffix = f" (+{more} more {d.code}; --verbose shows all)" if more and not streams.verbose else ""
+            streams.err.write(d.format() + suffix + "\n")
+
+    def converted(self, report: ConvertReport, streams: Streams, batch: bool) -> None:
+        if not batch:  # one input: its own error line says it all
+            return
+        failed = report.failed
+        with_errors = sum(1 for o in report.outcomes
+                          if o.ok and any(d.severity is Severity.ERROR for d in o.diagnostics))
+        line = f"converted {report.converted} of {len(report.outcomes)} file(s)"
+        if with_errors:
+            line += f" ({with_errors} with errors in the input, see above)"
+        if failed:
+            names = ", ".join(str(o.source) for o in failed[:10]) + (", ..." if len(failed) > 10 else "")
+            line += f"; {len(failed)} failed: {names}"
+        streams.err.write(line + "\n")
+
+    def checked(self, report: CheckReport, streams: Streams) -> None:
+        for d in report.findings:
+            if not streams.quiet or d.severity is Severity.ERROR:
+                streams.out.write(d.format() + "\n")
+        streams.err.write(f"{report.errors} error(s), {report.warnings} warning(s)\n")
+
+    def scored(self, report: ScoreReport, streams: Streams) -> None:
+        from .score.report import render_text
+
+        for d in report.diagnostics:
+            streams.err.write(d.format() + "\n")
+        render_text(report)
+
+
+class JsonReporter(Reporter):
+    """The whole report as one JSON object on stdout."""
+
+    name = "json"
+
+    def converted(self, report: ConvertReport, streams: Streams, batch: bool) -> None:
+        streams.out.write(report.to_json() + "\n")
+
+    def checked(self, report: CheckReport, streams: Streams) -> None:
+        shown = CheckReport([d for d in report.findings if not streams.quiet or d.severity is Severity.ERROR])
+        streams.out.write(shown.to_json())
+
+    def scored(self, report: ScoreReport, streams: Streams) -> None:
+        for d in report.diagnostics:
+            streams.err.write(d.format() + "\n")
+        streams.out.write(report.to_json() + "\n")
+
+
+def _escape_github(value: str) -> str:
+    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+class GithubReporter(Reporter):
+    """GitHub workflow annotations (``::error file=...,line=...::message``)."""
+
+    name = "github"
+    _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
+
+    def checked(self, report: CheckReport, streams: Streams) -> None:
+        for d in report.findings:
+            if streams.quiet and d.severity is not Severity.ERROR:
+                continue
+            where = f"file={_escape_github(d.file or '').replace(',', '%2C')}"
+            if d.line:
+                where += f",line={d.line}"
+                if d.column:
+                    where += f",col={d.column}"
+            streams.out.write(f"::{self._LEVEL[d.severity]} {where},title={d.code}::{_escape_github(d.message)}\n")
+
+
+class CsvReporter(Reporter):
+    """score: a row a document, with the metric's columns (as ``--per-document`` writes)."""
+
+    name = "csv"
+
+    def scored(self, report: ScoreReport, streams: Streams) -> None:
+        from .score.report import per_document_csv
+
+        for d in report.diagnostics:
+            streams.err.write(d.format() + "\n")
+        streams.out.write(per_document_csv(report))
+
+
+REPORTER_BY_NAME: dict[str, Reporter] = {r.name: r for r in (TextReporter(), JsonReporter(), GithubReporter(),
+                                                              CsvReporter())}
+
+
+def reporter(name: str, command: str) -> Reporter:
+    """The reporter of that name, if it presents ``command``'s report (UsageError otherwise)."""
+    found = REPORTER_BY_NAME.get(name)
+    if found is None or not found.serves(command):
+        names = [n for n, r in REPORTER_BY_NAME.items() if r.serves(command)]
+        raise UsageError(f"--format for {command} is {', '.join(names[:-1])} or {names[-1]}, not {name!r}")
+    return found
+
+
+def reporter_names(command: str) -> list[str]:
+    return [n for n, r in REPORTER_BY_NAME.items() if r.serves(command)]
