@@ -212,7 +212,7 @@ class Overlaps:
     outline ``i`` of the first reaches the floor to that IoU, in increasing
     ``j``: the order first-fit matching walks. A page's cells each match one or
     two, so these pairs are found without the full matrix (and without numpy,
-    whose import costs more than scoring a small set).
+    a heavy import that scoring a small set should not pay for).
     """
 
     __slots__ = ("rows", "n_columns")

@@ -36,7 +36,7 @@ class LazySourceLines(dict):
     """:data:`SourceLines` that readers fill cheaply: besides lines set directly,
     cells may be registered with their elements (``later``), and their lines are
     looked up only when a diagnostic first asks for one. Most files raise none,
-    and asking an element for its line costs as much as reading half a cell."""
+    and asking an element for its line is a call into lxml for every cell."""
 
     def __init__(self):
         super().__init__()
@@ -76,7 +76,7 @@ def non_negative_int(text: str | None) -> int | None:
 class ParsedInts(dict):
     """``int(text)`` for each text looked up, each spelling parsed once. A
     document's indices repeat (a row's in each of its cells), and looking one up
-    costs a fifth of ``int()`` on a str; values and errors are int()'s own. One
+    is cheaper than ``int()`` on a str; values and errors are int()'s own. One
     per document: its spellings are all it holds."""
 
     __slots__ = ()
@@ -191,7 +191,7 @@ def _no_shared_slot(columns: _Columns) -> bool:
     top, left, bottom, right = columns.start_rows, columns.start_cols, columns.end_rows, columns.end_cols
     if not top:
         return True
-    # a slot as one int, row * width + column (twice as fast to hash as a pair)
+    # a slot as one int, row * width + column (no tuple to build and hash for each slot)
     first_col = min(left)
     width = max(max(right), max(left)) - first_col + 1
     taken = set(map(operator.add, map(operator.mul, top, repeat(width)), map(operator.sub, left, repeat(first_col))))

@@ -6,14 +6,14 @@ start + advance width, ``y0`` = baseline, ``y1`` = baseline + font size, in PDF
 points (origin bottom-left). A character belongs to a region when the centre of
 that box lies inside the region.
 
-Why pypdfium2 rather than pdfminer.six, measured on the 67 competition PDFs
-(2 cores): both give each character's origin, advance and font size, so both
-reproduce the organisers' region boxes from the characters inside them (the
-envelope within 1.5 pt of the box: 164 of 165 regions with either, e.g. eu-001:
-100.6, 451.3, 482.3, 543.1 against ``x1='100' y1='451' x2='482' y2='543'``);
-pypdfium2 reads all 67 in 4.6 s where pdfminer.six takes 16.7 s, and it tells
-which characters it *generated* itself (spaces inferred from layout), which are
-not character elements and are left out.
+Why pypdfium2 rather than pdfminer.six, compared on the 67 competition PDFs:
+both give each character's origin, advance and font size, so both reproduce
+the organisers' region boxes from the characters inside them (the envelope
+within 1.5 pt of the box: 164 of 165 regions with either, e.g. eu-001: 100.6,
+451.3, 482.3, 543.1 against ``x1='100' y1='451' x2='482' y2='543'``);
+pypdfium2 reads the pages in PDFium's compiled code where pdfminer.six is pure
+Python, and it tells which characters it *generated* itself (spaces inferred
+from layout), which are not character elements and are left out.
 
 Whitespace characters drawn by the PDF are character elements too in the
 competition's definition, but a space has no visible extent and regions are

@@ -237,7 +237,7 @@ _ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(", 
 
 def _c_encoder():
     """json's C encoder set up as ``_ENCODER.encode`` sets it up, made once:
-    ``encode`` makes a new one on every call, which cost more than encoding a
+    ``encode`` makes a new one on every call, and the writer encodes once per
     cell. No circular-reference markers: the data is a tree of fresh dicts.
     None where the C encoder is missing or takes other arguments."""
     try:
@@ -295,9 +295,9 @@ def _box_text(box: BBox, coordinates: dict) -> str:
 def _cell_lines(cells: list[Cell], numbers: dict, coordinates: dict) -> list[str]:
     """Each cell's line: four spaces, ``_compact(_cell(cell))`` and a comma (the
     caller drops the last one), formatted directly: no dict and no
-    encoder call per cell, a sixth of the time (a large workbook has 100,000s
-    of cells). The indices' text is looked up in ``numbers``, a plain dict (the
-    interpreter's quickest lookup, a quarter of formatting an int): a document's
+    encoder call per cell (a large workbook has 100,000s of cells). The
+    indices' text is looked up in ``numbers``, a plain dict (the interpreter's
+    quickest lookup, cheaper than formatting the int again): a document's
     indices repeat, a row's in each of its cells. A number not in it yet is added
     as met, and the cell formatted again. (Integral numbers of other types are
     equal to their int, and share its text: so they are written as ints.)"""
@@ -328,7 +328,7 @@ def _cell_lines(cells: list[Cell], numbers: dict, coordinates: dict) -> list[str
 
 def _layout(doc: Document) -> str:
     """One cell per line: readable and diffable, yet fast (an indented dump
-    goes through json's pure-Python encoder, 10x slower)."""
+    goes through json's pure-Python encoder, which is slow on large documents)."""
     data = to_data(doc, with_cells=False)
     numbers: dict = {None: "null"}
     coordinates: dict = {}

@@ -77,8 +77,8 @@ def _cell_layout(keys: list[str]):
     cell, which is read attribute by attribute.
 
     Cells of one file nearly always list their attributes alike, so this is
-    worked out once a file and each cell's values are taken in one call:
-    asking for attributes one by one costs twice as much.
+    worked out once a file and each cell's values are taken in one call,
+    not asked for attribute by attribute.
     """
     positions = _grid_positions(keys)
     if positions is None or not _CELL_ATTRIBUTES.issuperset(keys):
@@ -99,11 +99,11 @@ def _grid_positions(keys: list[str] | tuple[str, ...]) -> tuple[int, int, int, i
 # -- regions of plain cells, read from their serialization ------------------------------
 #
 # Touching an element costs lxml a proxy object; reading a cell element by element
-# (its attributes, its <content>, that element's text) costs twice what parsing it
-# did. A region whose cells are all plain (the four grid attributes, perhaps id and
-# type, laid out alike, and a <content> of text alone) is read instead from the
-# serialization libxml2 writes of it, one regular expression for all its cells:
-# a third of the time. The serialization is libxml2's own, of the parsed tree, so it
+# (its attributes, its <content>, that element's text) makes several proxies a cell, on top
+# of the parse. A region whose cells are all plain (the four grid attributes, perhaps
+# id and type, laid out alike, and a <content> of text alone) is read instead from the
+# serialization libxml2 writes of it, one regular expression for all its cells and
+# no proxy for any of them. The serialization is libxml2's own, of the parsed tree, so it
 # is regular: attributes double-quoted, "<" and "&" escaped wherever they are text,
 # and no comments or processing instructions (the safe parser drops them). Anything
 # else in the region (another element, a nested one, a namespace, a number the
@@ -391,8 +391,9 @@ class _Reader:
         for start_row, start_col, end_row, end_col, cell_id, header, content in zip(
                 start_rows, start_cols, end_rows, end_cols, ids, headers, columns[-1]):
             # Made field by field, as the HTML reader makes its cells: calling Cell()
-            # costs a third more. (A field added to Cell and not set here fails the
-            # comparisons with cells read element by element in tests/test_icdar.py.)
+            # runs its dataclass __init__ in a new interpreter frame. (A field added to
+            # Cell and not set here fails the comparisons with cells read element by
+            # element in tests/test_icdar.py.)
             cell = _new(Cell)
             cell.start_row = start_row
             cell.start_col = start_col
@@ -490,7 +491,7 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
 
 
 # The writer builds the text itself, laid out as lxml's pretty printer would
-# (two spaces a level): three times faster than building a tree, same bytes.
+# (two spaces a level): the same bytes, without building a tree of elements first.
 _TEXT_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "\r": "&#13;"})
 _ATTRIBUTE_ESCAPES = str.maketrans(
     {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "\n": "&#10;", "\r": "&#13;", "\t": "&#9;"}

@@ -1,8 +1,8 @@
 """The quick reading of Excel workbooks: a helper of :mod:`convertables.formats.xlsx`,
 not a format itself.
 
-openpyxl builds a Python object per cell and importing it takes longer than
-reading a small workbook, so the usual workbook's XML is read here directly,
+openpyxl builds a Python object per cell and is a heavy import for a small
+workbook, so the usual workbook's XML is read here directly,
 parts and worksheets alike, giving every cell the value, type, number format
 and boldness openpyxl would give it (tests/test_xlsx_reading.py checks both
 readings agree). Anything out of the ordinary raises ``_Unusual``, and openpyxl
@@ -236,8 +236,7 @@ def _entries(cells: list, merged: dict[tuple[int, int], tuple[int, int]]) -> tup
 # -- reading quickly -------------------------------------------------------------------------
 #
 # openpyxl builds a Python object per cell, attribute by attribute, through its
-# descriptors: ~20 us a cell, 10x an lxml parse of the same XML; and importing
-# it takes longer than reading a small workbook. So the usual workbook is read
+# descriptors, and is a heavy import for a small workbook. So the usual workbook is read
 # here, parts and worksheets alike, giving every cell the value, type, number
 # format and boldness openpyxl would give it; openpyxl is imported only for what
 # it alone decides (dates: is a format a date's, and which date is a serial

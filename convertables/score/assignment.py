@@ -1,8 +1,8 @@
 """Optimal one-to-one assignment for small matrices, in pure Python.
 
 Pairing the tables of one document (the PubMed variant's maximum-weight
-matching) is a handful of rows and columns; importing scipy's solver for it
-costs 0.45 s a process, far more than the solving. This is the shortest
+matching) is a handful of rows and columns; scipy's solver is a heavy import
+in every process for so small a problem. This is the shortest
 augmenting path form of the Hungarian method (Kuhn-Munkres with potentials),
 O(rows^2 x columns): exact, deterministic, and fast up to a few dozen tables.
 """

@@ -55,7 +55,7 @@ def pubmed(text: str) -> str:
     if not text.isascii():
         folded = unicodedata.normalize("NFKD", text).translate(_WITHOUT_MARKS)
         text = unicodedata.normalize("NFKC", folded).encode("ascii", "ignore").decode("ascii")
-    # (four replacements cost a third of one regular-expression substitution)
+    # (four plain replacements rather than one regular-expression substitution: the cheaper way here)
     return text.replace(" ", "").replace("\t", "").replace("\r", "").replace("\n", "")
 
 
