@@ -62,10 +62,7 @@ def convert(
     from .files import dumps, output_format, write_atomic
     from .options import split_settings
 
-    try:
-        read_options, write_options = split_settings(settings)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
+    read_options, write_options = split_settings(settings)
     output = Path(output) if output is not None and str(output) != "-" else None
     source = registry.get(from_format) if from_format else None
     if source is not None:

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator, Literal, Mapping
 
+from .diagnostics import UsageError
+
 Model = Literal["auto", "structure", "region"]
 Direction = Literal["read", "write", "score"]
 
@@ -42,18 +44,18 @@ class Option:
     variants: tuple[str, ...] | None = None
 
     def check(self, value: Any) -> None:
-        """Refuse (ValueError) a value the option cannot take."""
+        """Refuse (UsageError) a value the option cannot take."""
         if value is None or value == self.default:
             return
         if self.choices is not None and str(value).lower() not in (c.lower() for c in self.choices):
-            raise ValueError(f"{self.flag} is {', '.join(self.choices)}, not {value!r}")
+            raise UsageError(f"{self.flag} is {', '.join(self.choices)}, not {value!r}")
         if self.kind in (int, float):
             import math
 
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-                raise ValueError(f"{self.flag} must be a finite number, not {value!r}")
+                raise UsageError(f"{self.flag} must be a finite number, not {value!r}")
             if self.minimum is not None and value < self.minimum:
-                raise ValueError(f"{self.flag} must be at least {self.minimum:g}, not {value!r}")
+                raise UsageError(f"{self.flag} must be at least {self.minimum:g}, not {value!r}")
 
 
 # -- settings several formats share --------------------------------------------------------
@@ -81,8 +83,8 @@ def declared(direction: Direction) -> dict[str, Option]:
 
 
 class _Settings(Mapping):
-    """Settings by name; any name no format declares is refused (a misspelt one
-    would otherwise be ignored without a word). A setting not given reads as its
+    """Settings by name; any name no format declares is refused with a
+    UsageError (a misspelt one would otherwise be ignored without a word). A setting not given reads as its
     declared default: ``options.page``, ``options["page"]``."""
 
     direction: Direction = "read"
@@ -94,7 +96,7 @@ class _Settings(Mapping):
             known = declared(self.direction)
             unknown = sorted(set(values) - set(known))
             if unknown:
-                raise ValueError(f"{type(self).__name__}: unknown setting(s) {', '.join(map(repr, unknown))}; "
+                raise UsageError(f"{type(self).__name__}: unknown setting(s) {', '.join(map(repr, unknown))}; "
                                  f"known: {', '.join(sorted(known))}")
             for name, value in values.items():
                 known[name].check(value)
@@ -166,14 +168,14 @@ class WriteOptions(_Settings):
 
 def split_settings(settings: Mapping[str, Any]) -> tuple[ReadOptions, WriteOptions]:
     """Settings by name, each to the reader or the writer that declares it
-    (ValueError for a name none declares, or a value its option refuses).
+    (UsageError for a name none declares, or a value its option refuses).
     None and False are settings not given."""
     reading, writing = declared("read"), declared("write")
     given = {name: str(value) if isinstance(value, Path) else value
              for name, value in settings.items() if value is not None and value is not False}
     unknown = sorted(set(given) - set(reading) - set(writing))
     if unknown:
-        raise ValueError(f"unknown setting(s) {', '.join(map(repr, unknown))}; known: "
+        raise UsageError(f"unknown setting(s) {', '.join(map(repr, unknown))}; known: "
                          f"{', '.join(sorted({*reading, *writing}))}")
     return (ReadOptions(**{k: v for k, v in given.items() if k in reading}),
             WriteOptions(**{k: v for k, v in given.items() if k in writing}))

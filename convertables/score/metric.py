@@ -208,10 +208,7 @@ class ScoreSettings(Mapping):
                                  f"(of {named})")
             if name not in own:
                 raise UsageError(f"{option.flag} applies to {named} only, not to {metric.name}")
-            try:
-                option.check(value)
-            except ValueError as exc:
-                raise UsageError(str(exc)) from None
+            option.check(value)
 
     def as_dict(self, metric: Metric) -> dict[str, Any]:
         """The report's ``settings``: the metric's name, then every setting it takes, given or default."""
