@@ -63,7 +63,7 @@ def _convertables(*args: str) -> list[str]:
 
 def _jobs(jobs: int) -> str:
     """``--jobs N``, marked where N is what ``score`` uses on this machine unless told."""
-    from convertables.score import default_jobs
+    from convertables.scoring import default_jobs
 
     return f"--jobs {jobs}" + (" (default)" if jobs == default_jobs() else "")
 

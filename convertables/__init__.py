@@ -11,7 +11,7 @@ The library API mirrors the command line::
     xml = dumps(doc, "icdar")                      # bytes in any writable format
 
 The model lives in :mod:`convertables.model`, the formats in
-:mod:`convertables.registry`, the metrics in :mod:`convertables.score`.
+:mod:`convertables.registry`, the metrics in :mod:`convertables.scoring`.
 """
 
 from .api import check, convert, score

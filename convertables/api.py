@@ -58,7 +58,7 @@ def convert(
     is touched; a file that cannot be converted is an outcome with ``ok`` False.
     """
     from . import registry
-    from .convert import Outcome, plan
+    from .batch import Outcome, plan
     from .files import dumps, output_format, write_atomic
     from .options import split_settings
 
@@ -114,7 +114,7 @@ def check(
     >>> check(["samples/icdar/sample-str.xml"], model="region").errors > 0
     True
     """
-    from .check import CheckOptions, check_document, check_paths
+    from .checks import CheckOptions, check_document, check_paths
 
     if model not in (None, "region", "structure"):
         raise UsageError(f"--model is region or structure, not {model!r}")
@@ -137,15 +137,15 @@ def score(
     """Score results against ground truth: two files, two folders (paired by
     name), or two :class:`Document` values, with ``metric`` and its settings
     (``variant="pubmed"``, ``compat=True``, ``pdf_dir=...``; see docs/scoring.md).
-    Returns a :class:`~convertables.score.ScoreReport`.
+    Returns a :class:`~convertables.scoring.ScoreReport`.
 
     >>> from convertables import read
     >>> doc = read("samples/icdar/sample-str.xml")
     >>> score(doc, doc).total["f1"]
     1.0
     """
-    from .score import ScoreSettings, score_paths
-    from .score.runner import score_document_pair
+    from .scoring import ScoreSettings, score_paths
+    from .scoring.runner import score_document_pair
 
     chosen = ScoreSettings(metric, **settings)
     if isinstance(gt, Document) or isinstance(result, Document):

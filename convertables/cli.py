@@ -73,7 +73,7 @@ class _Root(TyperGroup):
 
 app = typer.Typer(
     name="convertables",
-    help="Convert, check and score table-recognition data (ICDAR 2013, HTML, Excel, cTDaR, Marmot, POD).",
+    help="Convert, check and score table-recognition data (ICDAR 2013, HTML, Excel, CSV, cTDaR, Marmot, POD).",
     cls=_Root,
     no_args_is_help=True,
     add_completion=False,
@@ -409,13 +409,13 @@ def _score_command(
     from .api import score as score_files
     from .files import write_atomic
     from .reports import Streams, reporter
-    from .score import default_jobs
-    from .score.report import per_document_csv
+    from .scoring import default_jobs
+    from .scoring.report import per_document_csv
 
     try:
         chosen = reporter(report, "score")
         if per_document is not None:
-            from .score.pairing import among_inputs
+            from .scoring.pairing import among_inputs
 
             if among_inputs(per_document, gt, result):
                 raise UsageError(f"{per_document} is one of the inputs; refused even with --force")
@@ -453,7 +453,7 @@ def _score_command(
 def _score_command_made():
     """``score`` with an option for every setting a metric declares, in a help
     panel naming the metrics that take it."""
-    from .score.metric import COMMON_SETTINGS, metrics
+    from .scoring.metric import COMMON_SETTINGS, metrics
 
     takers: dict[str, tuple[Option, list[str]]] = {o.name: (o, []) for o in COMMON_SETTINGS}
     for metric in metrics().values():

@@ -2,7 +2,7 @@
 
 ``convert``, ``check`` and ``score`` each return a report object
 (:class:`ConvertReport`, :class:`CheckReport`,
-:class:`~convertables.score.report.ScoreReport`); every problem in them is a
+:class:`~convertables.scoring.report.ScoreReport`); every problem in them is a
 :class:`~convertables.diagnostics.Diagnostic` with a stable code. A reporter
 (``text``, ``json``, ``github``, ``csv``) presents a report; the command line
 only picks one by name (:func:`reporter`), as check-jsonschema's do.
@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, TextIO
 from .diagnostics import Diagnostic, Severity, UsageError
 
 if TYPE_CHECKING:
-    from .convert import Outcome
-    from .score.report import ScoreReport
+    from .batch import Outcome
+    from .scoring.report import ScoreReport
 
 
 def _counts(diagnostics: list[Diagnostic]) -> dict[str, int]:
@@ -164,7 +164,7 @@ class TextReporter(Reporter):
         streams.err.write(f"{report.errors} error(s), {report.warnings} warning(s)\n")
 
     def scored(self, report: ScoreReport, streams: Streams) -> None:
-        from .score.report import render_text
+        from .scoring.report import render_text
 
         for d in report.diagnostics:
             streams.err.write(d.format() + "\n")
@@ -217,7 +217,7 @@ class CsvReporter(Reporter):
     name = "csv"
 
     def scored(self, report: ScoreReport, streams: Streams) -> None:
-        from .score.report import per_document_csv
+        from .scoring.report import per_document_csv
 
         for d in report.diagnostics:
             streams.err.write(d.format() + "\n")

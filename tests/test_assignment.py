@@ -7,7 +7,7 @@ import itertools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from convertables.score.assignment import max_weight_assignment
+from convertables.scoring.assignment import max_weight_assignment
 
 
 def best_total(weights: list[list[float]]) -> float:

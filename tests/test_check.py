@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from convertables.check import CheckOptions, check_paths
+from convertables.checks import CheckOptions, check_paths
 from convertables.diagnostics import Severity
 from tests.conftest import CASES, ROOT, corpus_path
 from tests.test_cli import invoke
@@ -142,7 +142,7 @@ def test_pages_and_boxes_against_the_pdf(tmp_path):
 
 
 def test_a_bug_of_ours_on_one_file_is_one_line_and_the_others_are_checked(tmp_path, monkeypatch):
-    import convertables.check as check
+    import convertables.checks as check
 
     clean = CASES / "check" / "ok--clean-str-result.xml"
     for name in ("a-str-result.xml", "b-str-result.xml"):

@@ -10,8 +10,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from convertables import registry
-from convertables.convert import output_name
-from convertables.score.pairing import document_key, model_of, pair
+from convertables.batch import output_name
+from convertables.scoring.pairing import document_key, model_of, pair
 
 
 @pytest.mark.parametrize("name, key, model", [

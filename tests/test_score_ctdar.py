@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from convertables.geometry import geos_iou_matrix, iou_matrix, polygon_iou
 from convertables.model import BBox, Cell, Document, Frame, Region, Table
-from convertables.score import ScoreSettings, score_paths
-from convertables.score.ctdar import cell_relations, track_a, track_b
+from convertables.scoring import ScoreSettings, score_paths
+from convertables.scoring.ctdar import cell_relations, track_a, track_b
 from tests.conftest import corpus_path
 
 
@@ -150,7 +150,7 @@ def test_scoring_pixel_boxes_never_imports_numpy():
             '<cell start-row="0" end-row="0" start-col="1" end-col="1"><Coords points="50,0 100,0 100,40 50,40"/></cell>'
             '</table></document>')
     code = ("import sys, tempfile, pathlib\n"
-            "from convertables.score import ScoreSettings, score_paths\n"
+            "from convertables.scoring import ScoreSettings, score_paths\n"
             "folder = pathlib.Path(tempfile.mkdtemp())\n"
             f"(folder / 'p.xml').write_text({page!r})\n"
             "report = score_paths(folder, folder, ScoreSettings(metric='ctdar-b'))\n"
@@ -186,7 +186,7 @@ _grid_cells = st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5), st.sample
 def test_relations_of_disjoint_cells_equal_the_general_scan(spec):
     """Where no slot is shared, relations come from runs of occupied slots; the
     general scan (every occupant of a slot linked) must give the same set."""
-    from convertables.score import ctdar as ctdar_score
+    from convertables.scoring import ctdar as ctdar_score
 
     cells = [cell(r, c, r + h, c + w) for r, c, h, w in spec]
     fast = cell_relations(cells)
@@ -312,7 +312,7 @@ def test_ground_truth_against_itself_is_one_at_every_threshold(folder, metric, t
 def test_a_pool_starts_only_once_the_first_documents_take_long_enough(tmp_path, monkeypatch):
     import concurrent.futures
 
-    from convertables.score import runner
+    from convertables.scoring import runner
 
     outline = box(0, 0, 20, 20)
     pages = {f"p{i}": doc(table(outline, *[cell(0, c) for c in range(i + 1)])) for i in range(6)}

@@ -8,9 +8,9 @@ import pytest
 
 from convertables.diagnostics import UsageError
 from convertables.model import BBox, Document, Region, Table
-from convertables.score import ScoreSettings, score_paths
-from convertables.score.marmot import DEFAULT_PENALTIES, load_penalties, revised, score_document
-from convertables.score.region import PageItems
+from convertables.scoring import ScoreSettings, score_paths
+from convertables.scoring.marmot import DEFAULT_PENALTIES, load_penalties, revised, score_document
+from convertables.scoring.region import PageItems
 from tests.conftest import ROOT
 
 # 20 objects on page 1: a 10 x 2 grid of 8x8 characters at x = 0..90 step 10, y = 0 and 20.

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from convertables.model import BBox, Document, Region, Table
-from convertables.score import ScoreSettings, score_paths
-from convertables.score.region import PageItems, score_document
+from convertables.scoring import ScoreSettings, score_paths
+from convertables.scoring.region import PageItems, score_document
 from tests.conftest import corpus_path
 
 # Ten characters in a row on page 1: x = 0, 10, ..., 90 (each 8 wide, centre x+4), y 0..10;

@@ -13,8 +13,8 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from convertables.cli import app
-from convertables.score import ScoreSettings, score_paths
-from convertables.score.report import plain_text, render_text, summary
+from convertables.scoring import ScoreSettings, score_paths
+from convertables.scoring.report import plain_text, render_text, summary
 from tests.conftest import ROOT
 
 SAMPLES = ROOT / "samples"
@@ -126,7 +126,7 @@ def test_a_document_not_counted_says_why_in_its_last_column(tmp_path: Path):
 
 
 def test_a_bug_of_ours_on_one_document_is_one_line_and_the_others_are_scored(tmp_path: Path, monkeypatch):
-    import convertables.score.runner as runner
+    import convertables.scoring.runner as runner
 
     gt = tmp_path / "gt"
     gt.mkdir()
@@ -149,7 +149,7 @@ def test_a_bug_of_ours_on_one_document_is_one_line_and_the_others_are_scored(tmp
 
 
 def test_precision_recall_and_f1_where_counts_are_zero():
-    from convertables.score.figures import document_mean, scores
+    from convertables.scoring.figures import document_mean, scores
 
     assert scores(gt=4, correct=3, detected=6) == {"precision": 0.5, "recall": 0.75, "f1": 0.6}
     assert scores(gt=4, correct=0, detected=0) == {"precision": 0.0, "recall": 0.0, "f1": 0.0}
@@ -178,7 +178,7 @@ def test_the_notes_say_which_candidate_of_a_document_was_kept(tmp_path: Path):
 
 
 def test_many_documents_with_several_candidates_make_one_note():
-    from convertables.score.report import MAX_KEPT_NOTES, _kept_notes
+    from convertables.scoring.report import MAX_KEPT_NOTES, _kept_notes
 
     records = [{"document": f"PMC{i}", "gt_file": f"gt/PMC{i}.xml", "result_file": f"res/PMC{i}_1.xml",
                 "alternatives": [{"result_file": f"res/PMC{i}.xml"}, {"result_file": f"res/PMC{i}_1.xml"}]}

@@ -13,13 +13,13 @@ from hypothesis import strategies as st
 
 from convertables.diagnostics import UsageError
 from convertables.model import Cell, Document, Region, Table
-from convertables.score import ScoreSettings, score_paths
-from convertables.score.structure import (
+from convertables.scoring import ScoreSettings, score_paths
+from convertables.scoring.structure import (
     TableTooLarge, icdar2013_relations, parse_table_classes, pubmed_preference, pubmed_relations, pubmed_scores,
     tables_of_classes, score_icdar2013, score_pubmed,
 )
-from convertables.score import structure
-from convertables.score.text import default, ignorechars, ignorechars2, pubmed
+from convertables.scoring import structure
+from convertables.scoring.text import default, ignorechars, ignorechars2, pubmed
 from tests.conftest import corpus_path
 
 
@@ -475,8 +475,8 @@ def test_agrees_with_the_official_tool_table_by_table():
     gt = corpus_path("icdar2013", "gt")
     official = _official_tables((results / "official-eval-eu.log").read_text())
     assert len(official) == 28  # the 27 EU documents and eu-009b
-    from convertables.score.pairing import DocumentPair
-    from convertables.score.runner import score_pair
+    from convertables.scoring.pairing import DocumentPair
+    from convertables.scoring.runner import score_pair
 
     for name, tables in official.items():
         result = results / f"{name.removesuffix('b') + 'a' if name.endswith('b') else name}.xml"

@@ -1,6 +1,6 @@
 """The scorer: every metric, for the CLI and for Python alike (docs/scoring.md).
 
-    from convertables.score import ScoreSettings, score_paths
+    from convertables.scoring import ScoreSettings, score_paths
     report = score_paths("gt/", "results/", ScoreSettings(metric="structure"))
     report.document_mean["f1"], report.total["f1"]
 

@@ -3,7 +3,7 @@
 Default (``variant="icdar2013"``), as T. Hassan's official ``dataset-tools``
 (``MeasureRecognitionPerformance -str``) computes it:
 
-* a cell's text is normalised (:mod:`convertables.score.text`); a cell whose
+* a cell's text is normalised (:mod:`convertables.scoring.text`); a cell whose
   normalised text is empty is blank and is not placed;
 * every other cell fills its slots, shifted by its region's increments; a later
   cell on an occupied slot replaces the earlier one; a table's page is the page

@@ -119,7 +119,7 @@ def _frame_rules(boxes: list, with_pdf: bool, diagnostics: Diagnostics) -> None:
 
 
 def _name_rules(path: Path, doc: Document, diagnostics: Diagnostics) -> None:
-    from .score.pairing import model_of
+    from .scoring.pairing import model_of
 
     named = model_of(path)
     actual = "structure" if doc.has_cells else "region"
@@ -168,7 +168,7 @@ def _document_rules(path: Path, doc: Document, options: CheckOptions, diagnostic
 def _page_rules(path: Path, doc: Document, pdf_dir: Path, diagnostics: Diagnostics) -> None:
     from .pdf import page_sizes
 
-    from .score.pairing import find_pdf
+    from .scoring.pairing import find_pdf
 
     pdf = find_pdf(path, doc.filename, pdf_dir)
     if pdf is None:
@@ -238,14 +238,14 @@ _PUBMED_NAME = re.compile(r"PMC[0-9]+")
 
 
 def _pairing_rules(results: list[Path], documents: dict[Path, Document], gt: Path) -> list[Diagnostic]:
-    from .score.pairing import document_key, pair
+    from .scoring.pairing import document_key, pair
 
     if not gt.is_dir():
         raise UsageError(f"{gt}: --gt needs a folder")
     gt_files = collect([gt])
     out = []
     for model in ("structure", "region"):
-        from .score.pairing import model_of
+        from .scoring.pairing import model_of
 
         gts = [p for p in gt_files if model_of(p) in (model, None)]
         res = [p for p in results if model_of(p) in (model, None)]

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from .report import Summary
 
 METRIC_MODULES = ("structure", "region", "marmot", "ctdar")
-"""The modules of ``convertables.score`` that declare metrics (``METRICS``), in the order listed."""
+"""The modules of ``convertables.scoring`` that declare metrics (``METRICS``), in the order listed."""
 
 VARIANT = Option("variant", "--variant", str, "The metric's variant (see each metric; default: its first).",
                  direction="score")
@@ -115,7 +115,7 @@ def metrics() -> dict[str, Metric]:
     if _METRICS is None:
         found: dict[str, Metric] = {}
         for module in METRIC_MODULES:
-            for metric in importlib.import_module(f"convertables.score.{module}").METRICS:
+            for metric in importlib.import_module(f"convertables.scoring.{module}").METRICS:
                 found[metric.name] = metric
         _METRICS = found
     return _METRICS
