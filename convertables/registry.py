@@ -38,6 +38,7 @@ FORMAT_MODULES = (
     "marmot",
     "pod",
     "canonical_json",
+    "delimited",  # csv: no sniffer claims its files; recognised by suffix
 )
 """The modules of ``convertables.formats`` that declare a format, in the order
 their sniffers are asked."""

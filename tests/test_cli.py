@@ -31,7 +31,7 @@ def test_version_and_formats():
     assert result.exit_code == 0 and result.output.strip() == f"convertables {__version__}"
     result = invoke("formats", "--format", "json")
     rows = {r["name"]: r for r in json.loads(result.output)}
-    assert set(rows) == {"icdar", "html", "xlsx", "ctdar", "marmot", "pod", "json"}
+    assert set(rows) == {"icdar", "html", "xlsx", "ctdar", "marmot", "pod", "json", "csv"}
     assert rows["icdar"]["read"] and rows["icdar"]["write"] and rows["json"]["read"]
 
 
@@ -213,7 +213,9 @@ def test_score_command_reports_json_csv_and_exit_codes(tmp_path: Path):
     result = invoke("score", "--gt", gt, "--result", bad)
     assert result.exit_code == 1 and "xml-syntax" in result.output
     assert invoke("score", "--gt", gt, "--result", gt, "--metric", "nope").exit_code == 2
-    assert invoke("score", "--gt", gt, "--result", gt, "--format", "csv").exit_code == 2
+    assert invoke("score", "--gt", gt, "--result", gt, "--format", "github").exit_code == 2
+    as_csv = invoke("score", "--gt", gt, "--result", gt, "--format", "csv")
+    assert as_csv.exit_code == 0 and as_csv.stdout == csv_path.read_text()  # the per-document CSV
 
 
 def test_score_pubmed_takes_the_best_result_variant_unless_single_variant(tmp_path: Path):
@@ -242,8 +244,9 @@ def test_score_never_writes_its_csv_over_an_input_and_reports_the_scores_when_it
         result = invoke("score", "--gt", gt, "--result", gt, "--per-document", target, "--force")
         assert result.exit_code == 2 and "is one of the inputs; refused even with --force" in result.output
     assert (gt / "sample-str.xml").read_bytes() == before
-    # a CSV beside the inputs is no input
-    assert invoke("score", "--gt", gt, "--result", gt, "--per-document", gt / "scores.csv").exit_code == 0
+    # a file beside the inputs, of no format read, is no input; a CSV there would be one (of the csv format)
+    assert invoke("score", "--gt", gt, "--result", gt, "--per-document", gt / "scores.txt").exit_code == 0
+    assert invoke("score", "--gt", gt, "--result", gt, "--per-document", gt / "scores.csv").exit_code == 2
     blocker = tmp_path / "file"
     blocker.write_text("")
     result = invoke("score", "--gt", gt, "--result", gt, "--per-document", blocker / "scores.csv")
@@ -253,8 +256,8 @@ def test_score_never_writes_its_csv_over_an_input_and_reports_the_scores_when_it
 
 
 def test_score_uses_the_usable_cpus_unless_told(monkeypatch):
-    import convertables.score as score
-    from convertables.score import runner as score_runner
+    import convertables.scoring as score
+    from convertables.scoring import runner as score_runner
 
     asked = []
     real = score.score_paths
@@ -271,7 +274,7 @@ def test_score_uses_the_usable_cpus_unless_told(monkeypatch):
 def test_no_more_workers_are_started_than_documents_or_four_a_cpu(monkeypatch):
     import concurrent.futures
 
-    from convertables.score import runner
+    from convertables.scoring import runner
 
     started = []
 
@@ -298,7 +301,7 @@ def test_no_more_workers_are_started_than_documents_or_four_a_cpu(monkeypatch):
 
 
 def test_the_json_report_holds_the_report_exactly():
-    from convertables.score.report import as_json
+    from convertables.scoring.report import as_json
 
     for report in ({"metric": "x", "documents": [], "errors": []},
                    {"documents": [{"document": "a\n\"b\"", "f1": 0.1 + 0.2, "tables": [{"iou": None}]}],
@@ -307,17 +310,18 @@ def test_the_json_report_holds_the_report_exactly():
 
 
 def test_a_misspelt_format_setting_is_refused_not_ignored():
+    from convertables import UsageError
     from convertables.options import ReadOptions, WriteOptions, declared
 
     every = ReadOptions(extra={name: True for name, o in declared("read").items() if o.kind is bool})
     assert every["split_blank_rows"] is True and every.keep_instructions is True
     assert ReadOptions().page is None and WriteOptions().model == "auto"  # declared defaults
-    with pytest.raises(ValueError, match=r"ReadOptions: unknown setting\(s\) 'split_blank_row'; known: "):
+    with pytest.raises(UsageError, match=r"ReadOptions: unknown setting\(s\) 'split_blank_row'; known: "):
         ReadOptions(extra={"split_blank_row": True})
-    with pytest.raises(ValueError, match=r"WriteOptions: unknown setting\(s\) 'trak'; known: .*track"):
+    with pytest.raises(UsageError, match=r"WriteOptions: unknown setting\(s\) 'trak'; known: .*track"):
         WriteOptions(trak="A")
-    with pytest.raises(ValueError, match=r"--model is auto, structure, region, not 'cells'"):
+    with pytest.raises(UsageError, match=r"--model is auto, structure, region, not 'cells'"):
         WriteOptions(model="cells")
-    with pytest.raises(ValueError, match=r"--dpi must be a finite number, not nan"):
+    with pytest.raises(UsageError, match=r"--dpi must be a finite number, not nan"):
         WriteOptions(dpi=float("nan"))
     assert WriteOptions(track="a").track == "a"  # choices in any case, as on the command line
