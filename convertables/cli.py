@@ -331,6 +331,8 @@ def formats(report: ReportOpt = "text") -> None:
             "write": f.writes,
             "models": list(f.models),
             "note": f.pending,
+            "read_options": [o.flag for o in f.options_for("read")] if f.reads else [],
+            "write_options": [o.flag for o in f.options_for("write")] if f.writes else [],
         }
         for f in registry.FORMATS.values()
     ]

@@ -1,4 +1,5 @@
-"""Reading and writing documents as files: the library's front door.
+"""Reading and writing documents as files (the commands' functions, which use
+these, are in :mod:`convertables.api`).
 
 ``read`` and ``write`` pick the format (given, or from content and suffix),
 call the format's module, and turn every failure into an :class:`InputError`

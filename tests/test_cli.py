@@ -33,6 +33,8 @@ def test_version_and_formats():
     rows = {r["name"]: r for r in json.loads(result.output)}
     assert set(rows) == {"icdar", "html", "xlsx", "ctdar", "marmot", "pod", "json", "csv"}
     assert rows["icdar"]["read"] and rows["icdar"]["write"] and rows["json"]["read"]
+    assert rows["xlsx"]["read_options"] == ["--split-blank-rows", "--keep-index", "--page"]
+    assert rows["icdar"]["write_options"] == ["--model", "--keep-blank", "--dpi", "--page-height", "--pdf", "--image"]
 
 
 def test_only_the_command_run_is_built_and_help_lists_them_all(monkeypatch):

@@ -149,7 +149,7 @@ def test_a_bug_of_ours_on_one_document_is_one_line_and_the_others_are_scored(tmp
 
 
 def test_precision_recall_and_f1_where_counts_are_zero():
-    from convertables.scoring.figures import document_mean, scores
+    from convertables.scoring.precision_recall import document_mean, scores
 
     assert scores(gt=4, correct=3, detected=6) == {"precision": 0.5, "recall": 0.75, "f1": 0.6}
     assert scores(gt=4, correct=0, detected=0) == {"precision": 0.0, "recall": 0.0, "f1": 0.0}

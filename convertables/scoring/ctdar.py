@@ -42,7 +42,7 @@ from ..diagnostics import UsageError
 from ..geometry import Overlaps, iou_matrix
 from ..model import Cell, Document, Table
 from ..options import Option, ReadOptions
-from .figures import scores
+from .precision_recall import scores
 from .metric import COMPAT, Metric, ScoreSettings
 from .report import Summary, ctdar_csv_rows, ctdar_summary
 from .structure import Bands, bands

@@ -47,7 +47,7 @@ from typing import Iterator, Mapping
 from ..diagnostics import UsageError
 from ..model import Document
 from ..options import Option
-from .figures import f1
+from .precision_recall import f1
 from .metric import PDF_DIR, ScoreSettings
 from .region import PageItems, RegionMetric, region_box
 from .report import Summary, count_csv_rows, marmot_summary

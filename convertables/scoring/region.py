@@ -38,7 +38,7 @@ from typing import Iterator, Mapping
 from ..diagnostics import Diagnostic, InputError, Severity, UsageError
 from ..geometry import envelope
 from ..model import BBox, Document, Region
-from .figures import document_mean, scores
+from .precision_recall import document_mean, scores
 from .metric import PDF_DIR, Metric, ScoreSettings
 from .report import Summary, count_csv_rows, structure_summary
 

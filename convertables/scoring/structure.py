@@ -55,7 +55,7 @@ from ..model import Document, Table
 from ..options import Option
 from . import text as texts
 from .assignment import max_weight_assignment
-from .figures import document_mean, f1, scores
+from .precision_recall import document_mean, f1, scores
 from .metric import COMPAT, Metric, ScoreSettings
 from .pairing import Pairing, document_key
 from .report import Summary, count_csv_rows, structure_summary
@@ -247,11 +247,11 @@ class TableRecord:
     correct: int
     detected: int
 
-    def as_dict(self, figures: Callable[[int, int, int], dict] = scores) -> dict:
+    def as_dict(self, rates: Callable[[int, int, int], dict] = scores) -> dict:
         return {
             "gt_table": self.gt_table, "result_table": self.result_table, "page": self.page,
             "gt": self.gt, "correct": self.correct, "detected": self.detected,
-            **figures(self.gt, self.correct, self.detected),
+            **rates(self.gt, self.correct, self.detected),
         }
 
 
@@ -513,18 +513,18 @@ class StructureMetric(Metric):
             outcome = score_icdar2013(gt, result, settings.normalise, settings.ignore_page, settings.compat)
         counts = outcome.counts
         counted = {id(t) for t in outcome.counted}
-        figures = self._figures(settings)
-        return {"tables": [{**t.as_dict(figures), "counted": id(t) in counted} for t in outcome.tables],
-                **counts, **figures(**counts)}
+        rates = self._rates(settings)
+        return {"tables": [{**t.as_dict(rates), "counted": id(t) in counted} for t in outcome.tables],
+                **counts, **rates(**counts)}
 
     @staticmethod
-    def _figures(settings: ScoreSettings) -> Callable[..., dict]:
+    def _rates(settings: ScoreSettings) -> Callable[..., dict]:
         """Precision, recall and F1 from counts, by the conventions of the tool reproduced."""
         return pubmed_scores if settings.variant == "pubmed" else scores
 
     def aggregate(self, records: list[dict], settings: ScoreSettings) -> dict:
         totals = {k: sum(r[k] for r in records) for k in ("gt", "correct", "detected")}
-        return {"total": {**totals, **self._figures(settings)(**totals), "documents": len(records)},
+        return {"total": {**totals, **self._rates(settings)(**totals), "documents": len(records)},
                 "document_mean": document_mean(records)}
 
     def check_pairing(self, pairing: Pairing, settings: ScoreSettings) -> None:
