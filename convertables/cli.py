@@ -177,10 +177,6 @@ def _convert(
     raise typer.Exit(EXIT_FAILED if result.failed else EXIT_OK)
 
 
-def _plain(value):
-    return str(value) if isinstance(value, Path) else value
-
-
 # -- shared option declarations --------------------------------------------------------
 
 Inputs = Annotated[list[Path], typer.Argument(help="Input files or folders (folders are read recursively).",
@@ -266,8 +262,7 @@ def _conversion_command(source: Optional[str], target: Optional[str]):
     return command
 
 
-def convert_help() -> str:
-    return """Convert files between formats, through the canonical model.
+CONVERT_HELP = """Convert files between formats, through the canonical model.
 
     Examples:
 
@@ -291,7 +286,7 @@ def _declare_conversion_commands() -> None:
     imports every format's declaration."""
     for source, target in [(None, None), *SHORTCUTS]:
         name = f"{source}2{target}" if source else "convert"
-        help_text = (convert_help() if source is None else
+        help_text = (CONVERT_HELP if source is None else
                      f"Convert {source} to {target}: same as convert --from {source} --to {target}.")
 
         def declared() -> None:
@@ -320,7 +315,7 @@ _declare_conversion_commands()
 
 
 @commands.command()
-def formats(report: ReportOpt = "text") -> None:
+def formats(report: Annotated[str, typer.Option("--format", help="text or json.")] = "text") -> None:
     """List every format and what convertables can do with it."""
     rows = [
         {

@@ -41,7 +41,7 @@ FORMAT_MODULES = (
     "delimited",  # csv: no sniffer claims its files; recognised by suffix
 )
 """The modules of ``convertables.formats`` that declare a format, in the order
-their sniffers are asked."""
+their sniffers are asked (a dotted name is a module elsewhere)."""
 
 
 @dataclass(frozen=True)
@@ -112,7 +112,7 @@ def formats() -> dict[str, Format]:
     if _FORMATS is None:
         found: dict[str, Format] = {}
         for module in FORMAT_MODULES:
-            fmt = importlib.import_module(f"convertables.formats.{module}").FORMAT
+            fmt = importlib.import_module(module if "." in module else f"convertables.formats.{module}").FORMAT
             found[fmt.name] = fmt
         _FORMATS = found
     return _FORMATS

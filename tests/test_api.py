@@ -99,3 +99,22 @@ def test_every_problem_of_a_score_run_is_a_diagnostic_with_a_code(tmp_path: Path
     assert problem.code == "xml-syntax" and problem.file == str(tmp_path / "res" / "sample-str-result.xml")
     assert report.errors == [problem.format()] == report.to_dict()["errors"]
     assert os.path.basename(report.documents[0]["error"].split(":")[0]) == "sample-str-result.xml"
+
+
+def test_a_new_format_costs_its_module_and_a_registry_line(tmp_path: Path, monkeypatch):
+    """The command line, the options and the library take a format from its declaration alone."""
+    from convertables import registry
+
+    monkeypatch.setattr(registry, "FORMAT_MODULES", (*registry.FORMAT_MODULES, "tests.plugins.shouting"))
+    monkeypatch.setattr(registry, "_FORMATS", None)
+    source = tmp_path / "t.shout"
+    source.write_text("a|b\nc|d\n")
+    runner = CliRunner()
+    assert "--shout" in runner.invoke(app, ["convert", "--help"]).output
+    result = runner.invoke(app, ["convert", str(source), "--to", "icdar", "--shout", "-o", str(tmp_path / "t-str.xml")])
+    assert result.exit_code == 0, result.output
+    assert sorted(c.content for c in read(tmp_path / "t-str.xml").tables[0].cells()) == ["A", "B", "C", "D"]
+    back = convert(tmp_path / "t-str.xml", to_format="shouting").outcomes[0].data
+    assert back == b"A|B\nC|D\n"
+    assert [d.code for d in check([source]).findings] == []
+    monkeypatch.setattr(registry, "_FORMATS", None)  # (the next test sees the registry as it was)
