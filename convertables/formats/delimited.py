@@ -55,7 +55,6 @@ Header flags, pages and boxes are not written; NUL characters are dropped
 from __future__ import annotations
 
 import codecs
-import csv
 import os
 import re
 from collections import Counter
@@ -187,6 +186,8 @@ def _delimiter(text: str, diagnostics: Diagnostics, options: ReadOptions) -> str
 
 def _records(text: str, delimiter: str, diagnostics: Diagnostics):
     """``(first line, fields)`` for each record; ``[]`` for a blank line."""
+    import csv  # (here: the registry imports every format's module; few runs read CSV)
+
     reader = csv.reader(_lines(text), delimiter=delimiter, quotechar='"', doublequote=True, strict=False)
     line = 1
     try:

@@ -33,7 +33,6 @@ reproduces (``pod-relations``, info), and any table whose cells overlap
 from __future__ import annotations
 
 import re
-from statistics import median
 
 from ..diagnostics import Diagnostics
 from ..geometry import parse_points, polygon_envelope
@@ -86,6 +85,8 @@ def _lines(boxes: list[BBox], pairs: list[tuple[int, int]], beside: list[tuple[i
             edges.find((i, side))
             members[(i, side)] = {(i, side)}
     sizes = [getattr(b, high) - getattr(b, low) for b in boxes]
+    from statistics import median  # (here: it imports random and decimal, which no other format needs)
+
     tolerance = 0.5 * median(sizes) if sizes else 0.0
 
     def gap(pair):

@@ -33,8 +33,6 @@ from __future__ import annotations
 
 import io
 import re
-import zipfile
-import zlib
 from operator import itemgetter
 
 from ..diagnostics import Diagnostics, InputError
@@ -74,6 +72,8 @@ _PAGE_SHEET = re.compile(r"^page[ _-]?(\d+)$", re.I)  # "Page 3", as this module
 
 def _check_zip(data: bytes, diagnostics: Diagnostics) -> None:
     try:
+        import zipfile  # (here: the registry imports every format; few runs read a workbook)
+
         archive = zipfile.ZipFile(io.BytesIO(data))
     except zipfile.BadZipFile:
         raise diagnostics.fail("xlsx-not-zip", "not an Excel workbook (not a zip archive)") from None
@@ -121,6 +121,9 @@ def _check_for_openpyxl(data: bytes, diagnostics: Diagnostics) -> None:
     merged ranges are not too large (openpyxl makes one object per cell a merged
     range covers, so a hostile A1:XFD1048576 merge would never finish loading).
     The quick reading checks both in what it reads itself."""
+    import zipfile
+    import zlib
+
     merged = 0
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))

@@ -17,9 +17,7 @@ import io
 import math
 import posixpath
 import re
-import zipfile
 from bisect import bisect_left, bisect_right
-from decimal import ROUND_HALF_UP, Decimal, localcontext
 from typing import NamedTuple
 
 from ..diagnostics import Diagnostics, InputError
@@ -149,6 +147,8 @@ def display_text(value, number_format: str | None) -> tuple[str, bool]:
             return str(value), False
         if not math.isfinite(value):  # (no workbook of Excel's holds one)
             return str(value), False
+        from decimal import ROUND_HALF_UP, Decimal, localcontext  # (here: only formatted numbers need it)
+
         number = Decimal(repr(float(value))) * (100 if core.endswith("%") else 1)
         decimals = len(core.split(".")[1].rstrip("%")) if "." in core else 0
         grouping = "," in core.split(".")[0]
@@ -277,6 +277,8 @@ def _read_sheets_quickly(data: bytes) -> list[_Sheet] | None:
     """The sheets as :func:`_read_sheets_with_openpyxl` reads them, or None
     where openpyxl must read the workbook itself."""
     try:
+        import zipfile  # (here: the registry imports every format; few runs read a workbook)
+
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             book = _Book(archive)
             return [_QuickSheet(book, title).read(_xml(archive, path)) for title, path in book.sheets]
