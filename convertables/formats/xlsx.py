@@ -34,6 +34,7 @@ from __future__ import annotations
 import io
 import re
 from operator import itemgetter
+from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostics, InputError
 from ..grid import drop_pandas_default_labels, overlapping_cells
@@ -43,6 +44,9 @@ from ..registry import Format
 from ..xmlsafe import parse_xml, xml_text
 from .xlsx_workbook import (MAX_MERGED_CELLS, _column_number, _entries, _EntitiesDeclared, _read_sheets_quickly,
                             _Sheet, _TooManyMerged)
+
+if TYPE_CHECKING:
+    import zipfile
 
 _new = object.__new__
 

@@ -18,11 +18,14 @@ import math
 import posixpath
 import re
 from bisect import bisect_left, bisect_right
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..diagnostics import Diagnostics, InputError
 from ..grid import ParsedInts
 from ..xmlsafe import local_name, parse_xml
+
+if TYPE_CHECKING:
+    import zipfile
 
 MAX_MERGED_CELLS = 5_000_000
 
