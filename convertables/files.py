@@ -123,14 +123,23 @@ def dumps(
 
 def _in_native_frame(doc: Document, to_format: Format, options: WriteOptions, diagnostics: Diagnostics) -> Document:
     """``doc`` with its boxes in the target format's frame, where the options say
-    how (``dpi`` with ``page_height`` or ``pdf``, or ``image`` with its own DPI);
-    otherwise unchanged (the writer then says which frame it wrote)."""
+    how: image pixels need the DPI (``dpi``, or an ``image`` that says it) and the
+    page height (``page_height``, ``pdf`` or ``image``); fractions of the page need
+    the page's size (``pdf``, ``image``, or ``page_width`` with ``page_height``).
+    Boxes that cannot be converted stay as they are (the writer says which frame
+    it wrote), with a warning."""
     from .geometry import PageFrame, convert_document
     from .model import Frame
 
-    if to_format.native_frame is None or (options.dpi is None and options.image is None):
+    if to_format.native_frame is None or not any(
+            (options.dpi, options.image, options.pdf, options.page_height, options.page_width)):
         return doc
-    heights: dict[int, float] = {}
+    target = Frame(to_format.native_frame)
+    frames = {box.frame for table in doc.tables for region in table.regions
+              for box in (region.bbox, *(c.bbox for c in region.cells)) if box is not None} - {target}
+    if not frames:
+        return doc
+    sizes: dict[int, tuple[float | None, float]] = {}
     dpi = options.dpi
     if options.image:
         from .images import image_info
@@ -140,21 +149,27 @@ def _in_native_frame(doc: Document, to_format: Format, options: WriteOptions, di
         if dpi is None:
             diagnostics.warning("frame-unknown", f"{options.image} does not say its DPI: pass --dpi")
             return doc
-        heights = {1: info.height * 72.0 / dpi}
+        sizes = {1: (info.width * 72.0 / dpi, info.height * 72.0 / dpi)}
     elif options.pdf:
         from .pdf import page_sizes
 
-        heights = {i + 1: h for i, (_, h) in enumerate(page_sizes(options.pdf))}
+        sizes = {i + 1: size for i, size in enumerate(page_sizes(options.pdf))}
     elif options.page_height is None:
-        diagnostics.warning("frame-unknown", "--dpi needs --page-height or --pdf to convert coordinates")
+        diagnostics.warning("frame-unknown", "--dpi needs --page-height or --pdf to convert coordinates"
+                            if Frame.IMAGE in frames else "fractions of the page need --pdf or --page-width "
+                            "and --page-height to convert coordinates")
         return doc
+    for frame, needs, flag in ((Frame.IMAGE, dpi, "--dpi"), (Frame.PAGE, sizes or options.page_width, "--page-width")):
+        if frame in frames and needs is None:
+            diagnostics.warning("frame-unknown", f"boxes in {frame.value} coordinates stay as they are: they need "
+                                                 f"{flag} to convert")
 
     def frame_of_page(page: int):
-        height = heights.get(page, options.page_height)
-        return PageFrame(dpi, height) if height else None
+        width, height = sizes.get(page, (options.page_width, options.page_height))
+        return PageFrame(dpi, height, width) if height else None
 
-    converted, left = convert_document(doc, Frame(to_format.native_frame), frame_of_page)
-    if left:
+    converted, left = convert_document(doc, target, frame_of_page)
+    if left and sizes:
         pages = "other than the image's (page 1)" if options.image else "the PDF does not have"
         diagnostics.warning("frame-unknown", f"{left} box(es) on pages {pages} were not converted")
     return converted

@@ -1,10 +1,11 @@
 """Geometry: the one module that owns coordinate frames.
 
 Frames (docs/formats.md, "Coordinate frames"): ``pdf`` is PDF points, origin bottom-left, y up; ``image`` is
-pixels, origin top-left, y down. Converting needs the DPI and the page height::
+pixels, origin top-left, y down; ``page`` is fractions of the page's width and height, origin top-left, y down.
+Converting pixels needs the DPI and the page height, fractions the page's size::
 
-    x_pt = x_px * 72 / dpi
-    y_pt = page_height_pt - y_px * 72 / dpi
+    x_pt = x_px * 72 / dpi                 x_pt = fx * page_width_pt
+    y_pt = page_height_pt - y_px * 72 / dpi     y_pt = page_height_pt * (1 - fy)
 
 No other module flips a y coordinate.
 """
@@ -23,10 +24,18 @@ from .model import BBox, Frame, Point
 
 @dataclass(frozen=True)
 class PageFrame:
-    """What a conversion between frames needs for one page."""
+    """What a conversion between frames needs for one page: the DPI of its image
+    (pixels), its height and, for fractions of the page, its width in points."""
 
-    dpi: float
+    dpi: float | None
     page_height_pt: float
+    page_width_pt: float | None = None
+
+    def can_convert(self, source: Frame, target: Frame) -> bool:
+        """Whether it says enough to take boxes from ``source`` to ``target``."""
+        needs_dpi = Frame.IMAGE in (source, target)
+        needs_width = Frame.PAGE in (source, target)
+        return (not needs_dpi or self.dpi is not None) and (not needs_width or self.page_width_pt is not None)
 
     @property
     def scale(self) -> float:
@@ -44,11 +53,32 @@ def _point_to_pixel(point: Point, page: PageFrame) -> Point:
     return (x / page.scale, (page.page_height_pt - y) / page.scale)
 
 
+def _fraction_to_point(point: Point, page: PageFrame) -> Point:
+    x, y = point
+    return (x * page.page_width_pt, page.page_height_pt * (1.0 - y))
+
+
+def _point_to_fraction(point: Point, page: PageFrame) -> Point:
+    x, y = point
+    return (x / page.page_width_pt, 1.0 - y / page.page_height_pt)
+
+
+def _move(source: Frame, target: Frame):
+    """The function taking a point from ``source`` to ``target`` (through PDF points)."""
+    to_points = {Frame.PDF: None, Frame.IMAGE: _pixel_to_point, Frame.PAGE: _fraction_to_point}[source]
+    from_points = {Frame.PDF: None, Frame.IMAGE: _point_to_pixel, Frame.PAGE: _point_to_fraction}[target]
+    if to_points is None:
+        return from_points
+    if from_points is None:
+        return to_points
+    return lambda point, page: from_points(to_points(point, page), page)
+
+
 def convert_box(box: BBox, target: Frame, page: PageFrame) -> BBox:
     """``box`` expressed in ``target`` (unchanged if already there)."""
     if box.frame is target:
         return box
-    move = _pixel_to_point if target is Frame.PDF else _point_to_pixel
+    move = _move(box.frame, target)
     (ax, ay), (bx, by) = move((box.x1, box.y1), page), move((box.x2, box.y2), page)
     polygon = tuple(move(p, page) for p in box.polygon) if box.polygon else None
     return BBox(min(ax, bx), min(ay, by), max(ax, bx), max(ay, by), target, polygon)
@@ -69,7 +99,8 @@ def ordered(box: BBox) -> BBox:
                 box.frame, box.polygon)
 
 
-_FRAME_WORDS = {Frame.PDF: "PDF points, origin bottom-left", Frame.IMAGE: "image pixels, origin top-left"}
+_FRAME_WORDS = {Frame.PDF: "PDF points, origin bottom-left", Frame.IMAGE: "image pixels, origin top-left",
+                Frame.PAGE: "fractions of the page, origin top-left"}
 
 
 def foreign_frame_note(frames: set[Frame], native: Frame, format_title: str, diagnostics) -> str | None:
@@ -399,7 +430,7 @@ def convert_document(doc, target: Frame, frame_of_page) -> tuple[object, int]:
                 box = holder.bbox
                 if box is None or box.frame is target:
                     continue
-                if page is None:
+                if page is None or not page.can_convert(box.frame, target):
                     left += 1
                     continue
                 holder.bbox = convert_box(box, target, page)

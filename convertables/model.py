@@ -27,10 +27,13 @@ class Frame(str, Enum):
 
     ``pdf``: PDF points (1/72 inch), origin bottom-left, y grows upwards.
     ``image``: pixels, origin top-left, y grows downwards.
+    ``page``: fractions of the page's width and height (0 to 1), origin
+    top-left, y grows downwards (cloud OCR services' normalised coordinates).
     """
 
     PDF = "pdf"
     IMAGE = "image"
+    PAGE = "page"
 
 
 Point = tuple[float, float]

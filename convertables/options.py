@@ -65,13 +65,16 @@ PAGE = Option("page", "--page", int, "The page of the tables of a format without
 PANDAS_LABELS = Option("keep_pandas_labels", "--keep-index", bool,
                        "Keep pandas' default integer header row and index column (HTML, Excel, CSV input).", False)
 
-# Converting boxes between image pixels and PDF points, for any writer whose format has a native frame.
+# Converting boxes between image pixels, fractions of the page and PDF points, for any writer whose
+# format has a native frame.
 DPI = Option("dpi", "--dpi", float, "Image resolution, to convert pixels <-> PDF points.", direction="write", minimum=1)
 PAGE_HEIGHT = Option("page_height", "--page-height", float, "Page height in points, for --dpi.",
                      direction="write", minimum=1)
+PAGE_WIDTH = Option("page_width", "--page-width", float, "Page width in points, with --page-height: converts "
+                    "fractions of the page (Textract, Document AI).", direction="write", minimum=1)
 PDF = Option("pdf", "--pdf", Path, "A PDF to take page heights from, for --dpi.", direction="write")
 IMAGE = Option("image", "--image", Path, "The page image (PNG/JPEG): its height and DPI.", direction="write")
-FRAME_OPTIONS = (DPI, PAGE_HEIGHT, PDF, IMAGE)
+FRAME_OPTIONS = (DPI, PAGE_HEIGHT, PAGE_WIDTH, PDF, IMAGE)
 
 
 def declared(direction: Direction) -> dict[str, Option]:

@@ -107,7 +107,7 @@ _CELL_KEYS = frozenset({"id", "start_row", "start_col", "end_row", "end_col", "c
 _CELL_REQUIRED = frozenset({"start_row", "start_col", "end_row", "end_col", "content"})
 _BOX_KEYS = frozenset({"x1", "y1", "x2", "y2", "frame", "polygon"})
 _BOX_REQUIRED = frozenset({"x1", "y1", "x2", "y2", "frame"})
-_FRAMES = ("pdf", "image")
+_FRAMES = ("pdf", "image", "page")
 
 
 def _number(v: object) -> bool:

@@ -169,3 +169,27 @@ def test_a_formats_declared_frame_is_the_one_its_reader_gives_and_its_writer_exp
         diagnostics = Diagnostics("d")
         fmt.writer()(one, diagnostics, WriteOptions())
         assert any(d.code == "frame-foreign" for d in diagnostics) is warned, (frame, list(diagnostics))
+
+
+def test_fractions_of_the_page_convert_to_points_and_pixels_with_the_page_size(tmp_path):
+    """Frame.PAGE (Textract's and Document AI's normalised coordinates): x by the page width, y flipped."""
+    from convertables.files import dumps
+
+    box = BBox(0.1, 0.2, 0.5, 0.25, Frame.PAGE, ((0.1, 0.2), (0.5, 0.2), (0.5, 0.25), (0.1, 0.25)))
+    letter = PageFrame(dpi=144, page_height_pt=792, page_width_pt=612)
+    points = convert_box(box, Frame.PDF, letter)
+    assert points.frame is Frame.PDF
+    assert (points.x1, points.y1, points.x2, points.y2) == pytest.approx((61.2, 594.0, 306.0, 633.6))
+    assert points.polygon[0] == pytest.approx((61.2, 633.6))
+    pixels = convert_box(box, Frame.IMAGE, letter)  # 1224 x 1584 pixels at 144 dpi
+    assert (pixels.x1, pixels.y1, pixels.x2, pixels.y2) == pytest.approx((122.4, 316.8, 612.0, 396.0))
+    back = convert_box(points, Frame.PAGE, letter)
+    assert (back.x1, back.y1, back.x2, back.y2) == pytest.approx((0.1, 0.2, 0.5, 0.25))
+    assert not PageFrame(None, 792).can_convert(Frame.PAGE, Frame.PDF)  # no width: not convertible
+    doc = Document(tables=[Table(0, [Region(0, 1, box, cells=[Cell(0, 0, 0, 0, "a", bbox=box)])])])
+    diagnostics = Diagnostics()
+    xml = dumps(doc, "icdar", WriteOptions(page_width=612, page_height=792), diagnostics)
+    assert b'x1="61.2" y1="594" x2="306" y2="633.6"' in xml and "frame-foreign" not in diagnostics.codes()
+    diagnostics = Diagnostics()
+    kept = dumps(doc, "icdar", WriteOptions(page_height=792), diagnostics)  # no width: written as they are, said
+    assert b'x1="0.1"' in kept and {"frame-unknown", "frame-foreign"} <= set(diagnostics.codes())
