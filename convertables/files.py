@@ -178,6 +178,8 @@ def _in_native_frame(doc: Document, to_format: Format, options: WriteOptions, di
 def output_format(path: Path) -> Format:
     """The writable format an output file's suffix names (``.xml`` is ICDAR 2013)."""
     suffix = path.suffix.lower()
+    if suffix in registry.FALLBACK_BY_SUFFIX:
+        return registry.get(registry.FALLBACK_BY_SUFFIX[suffix])
     for fmt in registry.FORMATS.values():
         if suffix in fmt.suffixes and fmt.writes:
             return fmt

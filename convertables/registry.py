@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 Sniffer = Callable[[bytes], bool]
 
 FORMAT_MODULES = (
-    "icdar",  # first: an .xml file that no sniffer recognises is read as ICDAR 2013, whose reader says why
+    "icdar",
     "html",
     "xlsx",
     "ctdar",
@@ -42,6 +42,12 @@ FORMAT_MODULES = (
 )
 """The modules of ``convertables.formats`` that declare a format, in the order
 their sniffers are asked (a dotted name is a module elsewhere)."""
+
+FALLBACK_BY_SUFFIX = {".xml": "icdar", ".json": "json"}
+"""The format a suffix names where content does not decide: an .xml file no
+sniffer recognises is read as ICDAR 2013 (whose reader says what is wrong with
+it), an output named .json is the canonical JSON. Other suffixes: the first
+format listing it."""
 
 
 @dataclass(frozen=True)
@@ -147,15 +153,17 @@ def get(name: str) -> Format:
 def detect(path: Path, head: bytes) -> Format | None:
     """The format of a file, from its content, falling back to its suffix.
 
-    Content decides first because several formats share ``.xml``; when it
-    cannot, the first format listing the suffix is taken (``.xml``: ICDAR 2013),
-    so that its reader can say what is wrong with the file.
+    Content decides first because several formats share ``.xml`` and ``.json``;
+    when it cannot, the suffix does (:data:`FALLBACK_BY_SUFFIX`), so that a
+    reader can say what is wrong with the file.
     """
     head = as_utf8(head[:SNIFF_BYTES])
     for fmt in formats().values():
         if fmt.sniff(head):
             return fmt
     suffix = path.suffix.lower()
+    if suffix in FALLBACK_BY_SUFFIX:
+        return formats()[FALLBACK_BY_SUFFIX[suffix]]
     return next((f for f in formats().values() if suffix in f.suffixes), None)
 
 
