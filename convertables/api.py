@@ -63,25 +63,31 @@ def convert(
     from .options import split_settings
 
     read_options, write_options = split_settings(settings)
-    output = Path(output) if output is not None and str(output) != "-" else None
+    output = Path(output) if output is not None else None  # ("-": standard output, where stdout is given)
     source = registry.get(from_format) if from_format else None
     if source is not None:
         source.reader()
     if to_format:
         target = registry.get(to_format)
-    elif output is not None and output.suffix:
+    elif output is not None and str(output) != "-" and output.suffix:
         target = output_format(output)
     else:
         raise UsageError("say which format to write: --to FORMAT (or an -o file with a suffix)")
     target.writer()
     if isinstance(inputs, Document):
+        if output is not None and output.is_dir():
+            raise UsageError(f"{output}: is a folder; a document converts into a file")
+        if output is not None and str(output) == "-":
+            output = None
         diagnostics = Diagnostics(str(output) if output else None)
         outcome = Outcome(Path("<document>"), output)
         from .diagnostics import InputError
 
         try:
             data = dumps(inputs, target.name, write_options, diagnostics)
-            if output is None:
+            if output is None and stdout is not None:
+                stdout.write(data)
+            elif output is None:
                 outcome.data = data
             else:
                 write_atomic(output, data, force=force)

@@ -170,14 +170,15 @@ def plan(
     if missing:
         raise UsageError(f"{missing[0]}: no such file or folder")
     sources, batch = collect_inputs(inputs, from_format)
-    if batch:
+    if batch and (output is not None or stdout is not None):  # (no output and no stream: each outcome's data)
         if output is None or str(output) == "-":
             raise UsageError("several inputs convert into a folder: pass -o FOLDER")
         if output.exists() and not output.is_dir():
             raise UsageError(f"{output}: is a file; several inputs need a folder for -o")
     if not sources:
         raise UsageError("no input files found")
-    into_folder = batch or (output is not None and (output.is_dir() or str(output).endswith(os.sep)))
+    into_folder = (batch and output is not None) or (
+        output is not None and (output.is_dir() or str(output).endswith(os.sep)))
     if not into_folder and output is None and to_format.binary and stdout is not None:
         raise UsageError(f"{to_format.name} is a binary format: pass -o FILE")
     return Batch(sources, output, into_folder, from_format, to_format, read_options, write_options, force, stdout)

@@ -172,8 +172,7 @@ def _convert(
     finally:
         if progress["bar"] is not None:
             progress["bar"].stop()
-    batch = len(result.outcomes) > 1 or any(Path(p).is_dir() for p in inputs)
-    chosen.converted(result, streams, batch)
+    chosen.converted(result, streams, len(result.outcomes) > 1)
     raise typer.Exit(EXIT_FAILED if result.failed else EXIT_OK)
 
 
@@ -191,9 +190,11 @@ QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="Show errors only.
 
 # -- the conversion commands, their format options built from the formats' declarations -------
 
-def _declared_parameters(sources, targets) -> list[inspect.Parameter]:
+def _declared_parameters(sources, targets, shown: tuple[str, str] | None = None) -> list[inspect.Parameter]:
     """A parameter for each option the readers of ``sources`` and the writers of
-    ``targets`` declare, in a help panel naming the formats that take it."""
+    ``targets`` declare, in a help panel naming the formats that take it; where
+    ``shown`` names a reader and a writer, the options neither takes are accepted
+    (and have no effect) but left out of the help."""
     found: dict[str, tuple[Option, list[str]]] = {}
     for direction, formats in (("read", sources), ("write", targets)):
         for fmt in formats:
@@ -201,15 +202,16 @@ def _declared_parameters(sources, targets) -> list[inspect.Parameter]:
                 found.setdefault(option.name, (option, []))[1].append(fmt.name)
     parameters = []
     for name, (option, names) in found.items():
-        panel = f"{'Input' if option.direction == 'read' else 'Output'} options: {', '.join(names)}"
-        parameters.append(_parameter_of(option, panel))
+        takers = [n for n in names if shown is None or n == shown[option.direction == "write"]]
+        panel = f"{'Input' if option.direction == 'read' else 'Output'} options: {', '.join(takers)}"
+        parameters.append(_parameter_of(option, panel, hidden=not takers))
     return parameters
 
 
-def _parameter_of(option: Option, panel: str | None) -> inspect.Parameter:
+def _parameter_of(option: Option, panel: str | None, hidden: bool = False) -> inspect.Parameter:
     """The keyword parameter Typer makes ``option``'s command-line option from."""
     if option.kind is bool:
-        info = typer.Option(option.flag, help=option.help, rich_help_panel=panel)
+        info = typer.Option(option.flag, help=option.help, rich_help_panel=panel, hidden=hidden)
         annotation, default = bool, bool(option.default)
     else:
         extra: dict = {}
@@ -220,7 +222,7 @@ def _parameter_of(option: Option, panel: str | None) -> inspect.Parameter:
             extra["min"] = option.minimum
         if option.parse is not None:
             annotation = Optional[str]
-        info = typer.Option(option.flag, help=option.help, rich_help_panel=panel,
+        info = typer.Option(option.flag, help=option.help, rich_help_panel=panel, hidden=hidden,
                             show_default=option.default is not None, **extra)
     return inspect.Parameter(option.name, inspect.Parameter.KEYWORD_ONLY, default=default,
                              annotation=Annotated[annotation, info])
@@ -233,8 +235,7 @@ def _conversion_command(source: Optional[str], target: Optional[str]):
     """``convert`` (no formats fixed) or a shortcut ``<source>2<target>``, its
     signature made from the declarations for Typer to read."""
     every = list(registry.FORMATS.values())
-    sources = [registry.FORMATS[source]] if source else [f for f in every if f.reads]
-    targets = [registry.FORMATS[target]] if target else [f for f in every if f.writes]
+    sources, targets = [f for f in every if f.reads], [f for f in every if f.writes]
 
     def command(**values) -> None:
         _convert(values["inputs"], values["output"], source or values.get("from_"), target or values.get("to"),
@@ -256,7 +257,8 @@ def _conversion_command(source: Optional[str], target: Optional[str]):
         ]
     parameters += [parameter("force", ForceOpt, False), parameter("report", ReportOpt, "text"),
                    parameter("verbose", VerboseOpt, False), parameter("quiet", QuietOpt, False),
-                   *_declared_parameters(sources, targets)]
+                   # (a shortcut takes every option, as convert does, and shows its two formats')
+                   *_declared_parameters(sources, targets, (source, target) if source else None)]
     command.__signature__ = inspect.Signature(parameters)
     command.__annotations__ = {p.name: p.annotation for p in parameters}
     return command
@@ -458,9 +460,17 @@ def _score_command_made():
             takers.setdefault(option.name, (option, []))[1].append(metric.name)
     fixed = [p.replace(kind=p.KEYWORD_ONLY) for p in inspect.signature(_score_command).parameters.values()
              if p.kind is not p.VAR_KEYWORD]
+    names = "|".join(metrics())
+    fixed[2] = fixed[2].replace(annotation=Annotated[str, typer.Option(
+        "--metric", metavar=names, help="The metric (see docs/scoring.md).")])
+    variants = "; ".join(f"{m.name}: {' or '.join(m.variants)}" for m in metrics().values())
     declared = []
     for name, (option, names) in takers.items():
         panel = f"Settings of {', '.join(names)}" if names else None
+        if name == "variant":
+            from dataclasses import replace
+
+            option = replace(option, help=f"The metric's variant, the first its default ({variants}).")
         declared.append(_parameter_of(option, panel))
     parameters = [*fixed[:3], *[p for p in declared if p.name in ("variant", "result_format")], *fixed[3:],
                   *[p for p in declared if p.name not in ("variant", "result_format")]]

@@ -55,8 +55,9 @@ def read_bytes_of(path: Path, limit: int | None = None) -> bytes:
 
 def input_files(folder: Path, suffixes: Iterable[str] | None = None) -> list[Path]:
     """The files under ``folder`` (read recursively, sorted) whose names end in
-    one of ``suffixes`` (any case; by default every format's), hidden ones left out."""
-    wanted = tuple(s.lower() for s in (registry.input_suffixes() if suffixes is None else suffixes))
+    one of ``suffixes`` (any case; by default those of the formats taken from
+    folders), hidden ones left out."""
+    wanted = tuple(s.lower() for s in (registry.folder_suffixes() if suffixes is None else suffixes))
     return sorted(p for p in folder.rglob("*")
                   if p.is_file() and p.name.lower().endswith(wanted) and not p.name.startswith("."))
 

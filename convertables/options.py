@@ -42,18 +42,28 @@ class Option:
     minimum: float | None = None
     parse: Callable[[str], Any] | None = None
     variants: tuple[str, ...] | None = None
+    case_sensitive: bool = True
+    """Whether ``choices`` must be written as declared (else in any case)."""
 
     def check(self, value: Any) -> None:
         """Refuse (UsageError) a value the option cannot take."""
         if value is None or value == self.default:
             return
-        if self.choices is not None and str(value).lower() not in (c.lower() for c in self.choices):
-            raise UsageError(f"{self.flag} is {', '.join(self.choices)}, not {value!r}")
+        if self.kind is bool and not isinstance(value, bool):
+            raise UsageError(f"{self.flag} is a flag: True or False, not {value!r}")
+        if self.choices is not None:
+            known = self.choices if self.case_sensitive else [c.lower() for c in self.choices]
+            if (value if self.case_sensitive else str(value).lower()) not in known:
+                listed = ", ".join(self.choices[:-1]) + " or " + self.choices[-1] if len(self.choices) > 1 else \
+                    self.choices[0]
+                raise UsageError(f"{self.flag} is {listed}, not {value!r}")
         if self.kind in (int, float):
             import math
 
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
                 raise UsageError(f"{self.flag} must be a finite number, not {value!r}")
+            if self.kind is int and value != int(value):
+                raise UsageError(f"{self.flag} must be a whole number, not {value!r}")
             if self.minimum is not None and value < self.minimum:
                 raise UsageError(f"{self.flag} must be at least {self.minimum:g}, not {value!r}")
 
@@ -87,8 +97,9 @@ def declared(direction: Direction) -> dict[str, Option]:
 
 class _Settings(Mapping):
     """Settings by name; any name no format declares is refused with a
-    UsageError (a misspelt one would otherwise be ignored without a word). A setting not given reads as its
-    declared default: ``options.page``, ``options["page"]``."""
+    UsageError (a misspelt one would otherwise be ignored without a word). A setting
+    not given reads as its declared default: ``options.page``, ``options["page"]``;
+    iterating gives the settings given other than their defaults."""
 
     direction: Direction = "read"
     __slots__ = ("_values",)
@@ -103,6 +114,8 @@ class _Settings(Mapping):
                                  f"known: {', '.join(sorted(known))}")
             for name, value in values.items():
                 known[name].check(value)
+            # (a setting given as its default is not told apart from one not given, as in equality)
+            values = {name: value for name, value in values.items() if value != known[name].default}
         object.__setattr__(self, "_values", values)
 
     def __getattr__(self, name: str) -> Any:
@@ -131,11 +144,13 @@ class _Settings(Mapping):
         return name in self._values
 
     def get(self, name: str, default: Any = None) -> Any:
-        return self._values.get(name, default)
+        """A setting's value (its declared default where not given); ``default``
+        for a name no format declares."""
+        return self[name] if name in declared(self.direction) else default
 
     @property
     def extra(self) -> dict[str, Any]:
-        """The settings given, as a dict."""
+        """The settings given (other than their defaults), as a dict."""
         return dict(self._values)
 
     def __eq__(self, other) -> bool:

@@ -72,6 +72,11 @@ class Format:
     names_say_model: bool = False
     """File names end in ``-str``/``-reg`` (``-result``) by the model they hold
     (ICDAR 2013's convention): outputs are named so, and ``check`` says where not."""
+    in_folders: bool = True
+    """Its files are taken from folders read as input. False for a format known by
+    its suffix alone whose files are as often something else beside the inputs
+    (a .csv of scores or table classes): they are read when named, or when the
+    format is (``--from``, ``--result-format``)."""
     pending: str | None = None
     """Why a capability is missing, where one is."""
 
@@ -168,7 +173,13 @@ def detect(path: Path, head: bytes) -> Format | None:
 
 
 def input_suffixes() -> set[str]:
+    """The suffixes of every readable format."""
     return {s for f in formats().values() for s in f.suffixes}
+
+
+def folder_suffixes() -> set[str]:
+    """The suffixes of the files taken from folders read as input (:attr:`Format.in_folders`)."""
+    return {s for f in formats().values() if f.in_folders for s in f.suffixes}
 
 
 def without_suffix(name: str) -> str:

@@ -47,7 +47,7 @@ def test_convert_a_document_and_the_settings_reach_reader_and_writer(tmp_path: P
     assert b'page="4"' in html
     with pytest.raises(UsageError, match="unknown setting.*'pgae'"):
         convert(doc, to_format="json", pgae=2)
-    with pytest.raises(UsageError, match="--model is auto, structure, region, not 'cells'"):
+    with pytest.raises(UsageError, match="--model is auto, structure or region, not 'cells'"):
         convert(doc, to_format="icdar", model="cells")
 
 
@@ -118,3 +118,75 @@ def test_a_new_format_costs_its_module_and_a_registry_line(tmp_path: Path, monke
     assert back == b"A|B\nC|D\n"
     assert [d.code for d in check([source]).findings] == []
     monkeypatch.setattr(registry, "_FORMATS", None)  # (the next test sees the registry as it was)
+
+
+# -- found by a review of the redesign: what users relied on, kept ---------------------------
+
+def test_a_csv_beside_the_inputs_is_read_only_when_asked_for(tmp_path: Path):
+    results = tmp_path / "res"
+    results.mkdir()
+    (results / "sample-str.xml").write_bytes((SAMPLES / "icdar" / "sample-str.xml").read_bytes())
+    (results / "sample-str.csv").write_text("a,b\n1,2\n")  # a side file of the same name
+    (results / "scores.csv").write_text("document,f1\n")
+    report = score(SAMPLES / "icdar", results)
+    assert report.total["f1"] == 1.0 and report["unpaired"]["result"] == []
+    assert check([results]).findings == check([results / "sample-str.xml"]).findings
+    as_csv = score(SAMPLES / "icdar", results, result_format="csv")  # asked for: the CSVs are the results
+    assert as_csv.total["correct"] == 0 and as_csv.documents[0]["result_file"].endswith("sample-str.csv")
+    converted = convert(results, tmp_path / "out", to_format="json", from_format="csv")
+    assert converted.converted == 2
+
+
+@pytest.mark.parametrize("args, message", [
+    (["score", "--gt", "samples/icdar", "--result", "samples/icdar", "--normalise", "IgnoreChars"],
+     "error: --normalise is default, ignorechars or ignorechars2, not 'IgnoreChars'"),
+    (["score", "--gt", "samples/ctdar", "--result", "samples/ctdar", "--metric", "ctdar-b", "--matching", "OPTIMAL"],
+     "error: --matching is greedy or optimal, not 'OPTIMAL'"),
+    (["convert", "samples/icdar/sample-str.xml", "--to", "icdar", "--model", "Region"],
+     "error: --model is auto, structure or region, not 'Region'"),
+    (["score", "--gt", "samples/ctdar", "--result", "samples/ctdar", "--metric", "ctdar-b", "--variant", "x"],
+     "error: --variant for ctdar-b is ctdar2019 (the only one), not 'x'"),
+])
+def test_choices_are_taken_as_written_and_refused_in_one_line(args, message, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2 and result.output.strip() == message
+
+
+def test_shortcuts_take_every_conversion_option_and_show_their_formats(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    runner = CliRunner()
+    plain = runner.invoke(app, ["icdar2json", "samples/icdar/sample-str.xml"])
+    other = runner.invoke(app, ["icdar2json", "samples/icdar/sample-str.xml", "--dpi", "300", "--page-height", "842",
+                                "--track", "A", "--split-blank-rows"])
+    assert plain.exit_code == other.exit_code == 0 and plain.stdout == other.stdout
+    shown = runner.invoke(app, ["icdar2json", "--help"]).output
+    assert "--keep-instructions" in shown and "--split-blank-rows" not in shown and "--track" not in shown
+
+
+def test_binary_output_to_standard_output_when_asked_and_one_file_in_a_folder_says_no_summary(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    runner = CliRunner()
+    result = runner.invoke(app, ["convert", "samples/icdar/sample-str.xml", "--to", "xlsx", "-o", "-"])
+    assert result.exit_code == 0 and result.stdout_bytes.startswith(b"PK\x03\x04")
+    assert runner.invoke(app, ["icdar2xlsx", "samples/icdar/sample-str.xml"]).exit_code == 2  # not without -o -
+    one = tmp_path / "one"
+    one.mkdir()
+    (one / "sample-str.xml").write_bytes((SAMPLES / "icdar" / "sample-str.xml").read_bytes())
+    result = runner.invoke(app, ["convert", str(one), "--to", "json", "-o", str(tmp_path / "out")])
+    assert result.exit_code == 0 and result.output == "" and (tmp_path / "out" / "sample-str.json").exists()
+
+
+def test_the_scoring_package_s_old_name_and_its_report_as_a_dict():
+    import json as json_module
+
+    from convertables.score import ScoreSettings, score_paths  # (the package's name before scoring/)
+
+    report = score_paths(SAMPLES / "icdar", SAMPLES / "icdar", ScoreSettings())
+    assert isinstance(report, dict) and json_module.loads(json_module.dumps(report)) == report.to_dict()
+    assert ScoreSettings() == ScoreSettings(compat=False) and hash(ScoreSettings()) == hash(ScoreSettings(compat=False))
+    assert ScoreSettings(variant="pubmed", complexity=[1, 0]) == ScoreSettings(variant="pubmed", complexity="0,1")
+    with pytest.raises(UsageError, match="jobs must be at least 1"):
+        score(SAMPLES / "icdar", SAMPLES / "icdar", jobs=0)
+    with pytest.raises(UsageError, match="--compat is a flag"):
+        score(SAMPLES / "icdar", SAMPLES / "icdar", compat="no")

@@ -247,9 +247,9 @@ def test_score_never_writes_its_csv_over_an_input_and_reports_the_scores_when_it
         result = invoke("score", "--gt", gt, "--result", gt, "--per-document", target, "--force")
         assert result.exit_code == 2 and "is one of the inputs; refused even with --force" in result.output
     assert (gt / "sample-str.xml").read_bytes() == before
-    # a file beside the inputs, of no format read, is no input; a CSV there would be one (of the csv format)
-    assert invoke("score", "--gt", gt, "--result", gt, "--per-document", gt / "scores.txt").exit_code == 0
-    assert invoke("score", "--gt", gt, "--result", gt, "--per-document", gt / "scores.csv").exit_code == 2
+    # a CSV beside the inputs is no input (csv files are read from folders only when asked for)
+    assert invoke("score", "--gt", gt, "--result", gt, "--per-document", gt / "scores.csv").exit_code == 0
+    assert invoke("score", "--gt", gt, "--result", gt).exit_code == 0  # (and it is not read as a result after)
     blocker = tmp_path / "file"
     blocker.write_text("")
     result = invoke("score", "--gt", gt, "--result", gt, "--per-document", blocker / "scores.csv")
@@ -323,8 +323,16 @@ def test_a_misspelt_format_setting_is_refused_not_ignored():
         ReadOptions(extra={"split_blank_row": True})
     with pytest.raises(UsageError, match=r"WriteOptions: unknown setting\(s\) 'trak'; known: .*track"):
         WriteOptions(trak="A")
-    with pytest.raises(UsageError, match=r"--model is auto, structure, region, not 'cells'"):
+    with pytest.raises(UsageError, match=r"--model is auto, structure or region, not 'cells'"):
         WriteOptions(model="cells")
     with pytest.raises(UsageError, match=r"--dpi must be a finite number, not nan"):
         WriteOptions(dpi=float("nan"))
-    assert WriteOptions(track="a").track == "a"  # choices in any case, as on the command line
+    assert WriteOptions(track="a").track == "a"  # cTDaR's track in any case (its writer upper-cases it)
+    for refused in (dict(model="Region"), dict(keep_blank="no"), dict(dpi="300")):  # as written, of their type
+        with pytest.raises(UsageError):
+            WriteOptions(**refused)
+    with pytest.raises(UsageError, match="--page must be a whole number, not 2.5"):
+        ReadOptions(page=2.5)
+    # a setting given as its default is as one not given: equal, and read alike
+    assert ReadOptions(keep_instructions=False) == ReadOptions() and hash(ReadOptions(page=None)) == hash(ReadOptions())
+    assert WriteOptions().get("model") == WriteOptions()["model"] == "auto" and "model" not in WriteOptions()

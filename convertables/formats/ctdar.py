@@ -398,7 +398,7 @@ FORMAT = Format(
         Option("keep_filler_cells", "--keep-filler-cells", bool,
                "cTDaR input: keep cells whose points are all 0,0 (the official scorer counts them).", False),
         Option("track", "--track", str, "cTDaR output: A (tables) or B (cells).", "B", "write",
-               choices=("A", "B")),
+               choices=("A", "B"), case_sensitive=False),
     ),
     native_frame="image",
 )

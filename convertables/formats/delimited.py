@@ -367,6 +367,7 @@ FORMAT = Format(
         Option("encoding", "--encoding", str, "CSV input: the text encoding (default: the byte-order mark, "
                "else UTF-8, else windows-1252)."),
         Option("delimiter", "--delimiter", str, "CSV input: the delimiter (default: tab for .tsv, else sniffed).",
-               choices=tuple(DELIMITERS)),
+               choices=tuple(DELIMITERS), case_sensitive=False),
     ),
+    in_folders=False,  # (a .csv beside the inputs is as often scores or a classes list: read when asked for)
 )

@@ -155,14 +155,17 @@ class ScoreSettings(Mapping):
         parsed = {}
         for name, value in values.items():
             option = known[name]
-            if isinstance(value, str) and option.parse is not None:
+            if option.parse is not None and value is not None:
+                if isinstance(value, (list, tuple, set, frozenset)):  # (as the command line's text would list them)
+                    value = ",".join(map(str, value))
                 try:
-                    value = option.parse(value)
+                    value = option.parse(value if isinstance(value, str) else str(value))
                 except ValueError as exc:
                     raise UsageError(f"{option.flag} is {exc}") from None
             elif isinstance(value, Path):
                 value = str(value)
-            parsed[name] = value
+            if value != option.default:  # (given as its default: as not given, in equality too)
+                parsed[name] = value
         object.__setattr__(self, "metric", metric)
         object.__setattr__(self, "_values", parsed)
 

@@ -90,7 +90,7 @@ def among_inputs(path: Path, *roots: Path) -> bool:
     """Whether ``path`` is one of ``roots`` or a file that :func:`collect` would
     take from one of them (an output there would replace an input)."""
     target = path.resolve()
-    suffixes = tuple(registry.input_suffixes())
+    suffixes = tuple(registry.folder_suffixes())
     for root in map(Path.resolve, roots):
         if target == root or (root in target.parents and target.name.lower().endswith(suffixes)):
             return True

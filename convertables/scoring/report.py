@@ -8,7 +8,6 @@ import csv
 import io
 import json
 import sys
-from dataclasses import dataclass, field
 from typing import Iterator, Mapping, NamedTuple
 
 from ..diagnostics import Diagnostic
@@ -16,63 +15,54 @@ from ..diagnostics import Diagnostic
 _COUNT_KEYS = ("gt", "correct", "detected")
 
 
-@dataclass
-class ScoreReport(Mapping):
-    """What ``score`` found: a record a document, the aggregate derived from them,
-    what was left unpaired, and every problem as a diagnostic.
+class ScoreReport(dict):
+    """What ``score`` found: the JSON report's object itself (a dict:
+    ``report["total"]["f1"]``, ``json.dumps(report)``), with the problems as
+    diagnostics beside it and names for its parts.
 
-    It reads as the JSON report's object too (``report["total"]["f1"]``); ``to_dict``
-    and ``to_json`` give it whole.
+    Keys, in order: ``metric``, the metric's description (``variant``,
+    ``normalisation``, ``aggregation``), ``settings``, ``documents`` (a record
+    each), the aggregate (``total``, and ``document_mean`` where the metric has
+    one), ``unpaired`` and ``errors`` (docs/scoring.md, "The JSON report").
     """
 
-    metric: str
-    description: dict
-    """``variant``, ``normalisation`` and ``aggregation``: what the metric used."""
-    settings: dict
-    documents: list[dict]
-    aggregate: dict
-    """``total``, and ``document_mean`` where the metric has one."""
-    unpaired_gt: list[str] = field(default_factory=list)
-    unpaired_result: list[str] = field(default_factory=list)
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    """The documents' problems (unreadable files, tables too large...), one each."""
+    def __init__(self, metric: str, description: dict, settings: dict, documents: list[dict], aggregate: dict,
+                 unpaired_gt: list[str] = (), unpaired_result: list[str] = (),
+                 diagnostics: list[Diagnostic] = ()):
+        self.diagnostics: list[Diagnostic] = list(diagnostics)
+        """The documents' problems (unreadable files, tables too large...), one each, with their codes."""
+        super().__init__(metric=metric, **description, settings=settings, documents=documents, **aggregate,
+                         unpaired={"gt": list(unpaired_gt), "result": list(unpaired_result)},
+                         errors=[d.format() for d in self.diagnostics])
 
     @property
     def total(self) -> dict:
-        return self.aggregate["total"]
+        return self["total"]
 
     @property
     def document_mean(self) -> dict | None:
-        return self.aggregate.get("document_mean")
+        return self.get("document_mean")
+
+    @property
+    def documents(self) -> list[dict]:
+        return self["documents"]
 
     @property
     def errors(self) -> list[str]:
         """The problems, a line each."""
-        return [d.format() for d in self.diagnostics]
+        return self["errors"]
 
     def to_dict(self) -> dict:
-        """The JSON report's object (docs/scoring.md, "The JSON report")."""
-        return {
-            "metric": self.metric,
-            **self.description,
-            "settings": self.settings,
-            "documents": self.documents,
-            **self.aggregate,
-            "unpaired": {"gt": self.unpaired_gt, "result": self.unpaired_result},
-            "errors": self.errors,
-        }
+        """The JSON report's object, as a plain dict."""
+        return dict(self)
 
     def to_json(self) -> str:
-        return as_json(self.to_dict())
+        return as_json(self)
 
-    def __getitem__(self, key: str):
-        return self.to_dict()[key]
+    def __reduce__(self):
+        return (dict, (dict(self),))
 
-    def __iter__(self):
-        return iter(self.to_dict())
 
-    def __len__(self) -> int:
-        return len(self.to_dict())
 _SCORE_KEYS = ("precision", "recall", "f1")
 
 
@@ -269,8 +259,6 @@ def as_json(report: Mapping) -> str:
     """The report as JSON, one document's record per line: written by json's C
     encoder (an indented dump goes through its pure-Python one, which takes
     longer than scoring a large corpus), and easy to grep."""
-    if isinstance(report, ScoreReport):
-        report = report.to_dict()
     lines = ["{"]
     last = len(report) - 1
     for position, (key, value) in enumerate(report.items()):

@@ -180,6 +180,13 @@ def score_documents(
                             chunksize=max(1, len(rest) // (workers * 32)))
 
 
+def _check_variant(metric: Metric, settings: ScoreSettings) -> None:
+    if settings.variant not in (None, *metric.variants):
+        known = (f"{metric.variants[0]} (the only one)" if len(metric.variants) == 1 else
+                 f"{', '.join(metric.variants[:-1])} or {metric.variants[-1]}")
+        raise UsageError(f"--variant for {metric.name} is {known}, not {settings.variant!r}")
+
+
 def score_paths(
     gt: str | os.PathLike,
     result: str | os.PathLike,
@@ -193,17 +200,18 @@ def score_paths(
     each document is done (for progress).
     """
     metric = get_metric(settings.metric)
-    if settings.variant not in (None, *metric.variants):
-        raise UsageError(f"--variant for {metric.name} is {' or '.join(metric.variants)}, not {settings.variant!r}")
+    _check_variant(metric, settings)
     settings.check_for(metric)
     metric.check(settings)
+    if jobs < 1:
+        raise UsageError(f"jobs must be at least 1, not {jobs}")
     if settings.result_format:
         registry.get(settings.result_format).reader()
     gt, result = Path(gt), Path(result)
     for path, what in ((gt, "ground truth"), (result, "results")):
         if not path.exists():
             raise UsageError(f"{path}: no such file or folder ({what})")
-    suffixes = sorted(registry.input_suffixes())
+    suffixes = sorted(registry.folder_suffixes())
     result_suffixes = registry.get(settings.result_format).suffixes if settings.result_format else suffixes
     gt_files = collect(gt, suffixes, metric.gt_model)
     result_files = collect(result, result_suffixes, metric.gt_model)
@@ -236,8 +244,7 @@ def score_document_pair(gt: Document, result: Document, settings: ScoreSettings 
                         name: str | None = None) -> ScoreReport:
     """The report of one ground-truth document against one result, both in memory."""
     metric = get_metric(settings.metric)
-    if settings.variant not in (None, *metric.variants):
-        raise UsageError(f"--variant for {metric.name} is {' or '.join(metric.variants)}, not {settings.variant!r}")
+    _check_variant(metric, settings)
     settings.check_for(metric)
     metric.check(settings)
     name = name or gt.filename or "document"
