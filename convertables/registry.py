@@ -135,16 +135,24 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+_DECLARED: dict[tuple[int, str], tuple[dict, dict[str, Option]]] = {}  # (the formats held: their id stays theirs)
+
+
 def declared_options(direction: Direction) -> dict[str, Option]:
-    """Every setting of that direction, by name, over all formats. A setting
-    that several formats take is declared alike by each (options.py holds those)."""
-    found: dict[str, Option] = {}
-    for fmt in formats().values():
-        for option in fmt.options_for(direction):
-            known = found.setdefault(option.name, option)
-            if known != option:
-                raise AssertionError(f"{fmt.name} declares {option.name} otherwise than another format")
-    return found
+    """Every setting of that direction, by name, over all formats (worked out once
+    for the formats listed). A setting that several formats take is declared alike
+    by each (options.py holds those)."""
+    listed = formats()
+    key = (id(listed), direction)
+    if key not in _DECLARED:
+        found: dict[str, Option] = {}
+        for fmt in listed.values():
+            for option in fmt.options_for(direction):
+                known = found.setdefault(option.name, option)
+                if known != option:
+                    raise AssertionError(f"{fmt.name} declares {option.name} otherwise than another format")
+        _DECLARED[key] = (listed, found)
+    return _DECLARED[key][1]
 
 
 def get(name: str) -> Format:

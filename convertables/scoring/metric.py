@@ -128,15 +128,21 @@ def get_metric(name: str) -> Metric:
         raise UsageError(f"unknown metric {name!r} (known: {', '.join(metrics())})") from None
 
 
+_DECLARED: dict[str, Option] | None = None
+
+
 def declared_settings() -> dict[str, Option]:
-    """Every setting some metric takes, by name (common ones first)."""
-    found = {o.name: o for o in COMMON_SETTINGS}
-    for metric in metrics().values():
-        for option in metric.settings:
-            known = found.setdefault(option.name, option)
-            if known != option:
-                raise AssertionError(f"{metric.name} declares {option.name} otherwise than another metric")
-    return found
+    """Every setting some metric takes, by name (common ones first; worked out once)."""
+    global _DECLARED
+    if _DECLARED is None:
+        found = {o.name: o for o in COMMON_SETTINGS}
+        for metric in metrics().values():
+            for option in metric.settings:
+                known = found.setdefault(option.name, option)
+                if known != option:
+                    raise AssertionError(f"{metric.name} declares {option.name} otherwise than another metric")
+        _DECLARED = found
+    return _DECLARED
 
 
 class ScoreSettings(Mapping):
