@@ -38,6 +38,7 @@ def convert(
     to_format: str | None = None,
     from_format: str | None = None,
     force: bool = False,
+    join: bool = False,
     on_outcome: Callable[..., None] | None = None,
     stdout=None,
     **settings: Any,
@@ -47,7 +48,9 @@ def convert(
     a folder for several inputs, or None to keep the bytes in each outcome's
     ``data`` (or write them to ``stdout``, a binary stream, where given).
     ``settings`` are the formats' own (``split_blank_rows=True``, ``model="region"``,
-    ``dpi=300``...); each goes to the reader or writer that declares it.
+    ``dpi=300``...); each goes to the reader or writer that declares it. With
+    ``join``, one-file-per-table exports (``doc-page-2-table-1.csv``...) make one
+    document each (:mod:`convertables.joining`), named as a single export of it would be.
     ``on_outcome(outcome, done, total)`` is called as each file is done.
 
     >>> report = convert("samples/html/sample.html", to_format="icdar", page=3)
@@ -97,7 +100,7 @@ def convert(
         outcome.diagnostics = diagnostics.items
         return ConvertReport([outcome])
     paths = [Path(inputs)] if isinstance(inputs, (str, os.PathLike)) else [Path(p) for p in inputs]
-    batch = plan(paths, output, source, target, read_options, write_options, force, stdout=stdout)
+    batch = plan(paths, output, source, target, read_options, write_options, force, stdout=stdout, join=join)
     report = ConvertReport()
     for outcome in batch:
         report.outcomes.append(outcome)
@@ -137,12 +140,14 @@ def score(
     metric: str = "structure",
     *,
     jobs: int = 1,
+    join: bool = False,
     on_document: Callable[[dict, int], None] | None = None,
     **settings: Any,
 ):
     """Score results against ground truth: two files, two folders (paired by
     name), or two :class:`Document` values, with ``metric`` and its settings
     (``variant="pubmed"``, ``compat=True``, ``pdf_dir=...``; see docs/scoring.md).
+    With ``join``, one-file-per-table results make one document each.
     Returns a :class:`~convertables.scoring.ScoreReport`.
 
     >>> from convertables import read
@@ -158,4 +163,4 @@ def score(
         if not (isinstance(gt, Document) and isinstance(result, Document)):
             raise UsageError("score two documents, or two paths, not one of each")
         return score_document_pair(gt, result, chosen)
-    return score_paths(gt, result, chosen, jobs, on_document)
+    return score_paths(gt, result, chosen, jobs, on_document, join=join)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from . import files, registry
+from . import files, joining, registry
 from .diagnostics import Diagnostic, Diagnostics, InputError, UsageError
 from .options import ReadOptions, WriteOptions
 from .registry import Format
@@ -29,20 +29,26 @@ class Outcome:
     """The output's bytes, where it went to neither a file nor a stream."""
 
 
-def collect_inputs(inputs: Iterable[Path], from_format: Format | None) -> tuple[list[tuple[Path, Path]], bool]:
-    """Expand folders into the files they hold (recursively, sorted).
+def collect_inputs(inputs: Iterable[Path], from_format: Format | None,
+                   join: bool = False) -> tuple[list[tuple[Path, Path]], bool]:
+    """Expand folders into the files they hold (recursively, sorted); with
+    ``join``, the per-table files of every format (a csv export's too).
 
     Returns ``(source, relative path)`` pairs and whether the inputs form a
     batch (a folder, or more than one input).
     """
-    suffixes = from_format.suffixes if from_format else None
+    suffixes = from_format.suffixes if from_format else (registry.input_suffixes() if join else None)
     found: list[tuple[Path, Path]] = []
     inputs = list(inputs)
     batch = len(inputs) > 1
     for item in inputs:
         if item.is_dir():
             batch = True
-            found.extend((path, path.relative_to(item)) for path in files.input_files(item, suffixes))
+            walked = files.input_files(item, suffixes)
+            if join and from_format is None:  # (of the formats not read from folders, only per-table files)
+                usual = tuple(registry.folder_suffixes())
+                walked = [p for p in walked if p.name.lower().endswith(usual) or joining.per_table_name(p)]
+            found.extend((path, path.relative_to(item)) for path in walked)
         else:
             found.append((item, Path(item.name)))
     return found, batch
@@ -68,15 +74,20 @@ def convert_file(
     protected: frozenset[Path] = frozenset(),
     claimed: set[Path] | None = None,
     stdout=None,
+    joined: list[joining.TableFile] | None = None,
 ) -> Outcome:
-    """Convert one file. ``name_below = (output folder, relative path)`` asks for
+    """Convert one file (or, with ``joined``, the per-table files of the document
+    ``source`` names). ``name_below = (output folder, relative path)`` asks for
     the output name to be derived from the document once it is read."""
     diagnostics = Diagnostics(str(source))
     outcome = Outcome(source, output)
     try:
-        data = files.read_bytes_of(source)
-        fmt = from_format or files.detect_format(source, data)
-        doc = files.read_document(data, fmt, str(source), read_options, diagnostics)
+        if joined is not None:
+            doc = joining.read_joined(joined, from_format, read_options, diagnostics)
+        else:
+            data = files.read_bytes_of(source)
+            fmt = from_format or files.detect_format(source, data)
+            doc = files.read_document(data, fmt, str(source), read_options, diagnostics)
         if name_below is not None:
             folder, relative = name_below
             output = folder / output_name(relative, to_format, doc.has_cells)
@@ -131,25 +142,28 @@ class Batch:
     write_options: WriteOptions
     force: bool
     stdout: object = None
+    joined: dict[Path, list[joining.TableFile]] = field(default_factory=dict)
+    """The per-table files of each document ``--join`` made (by the source standing for them)."""
 
     def __len__(self) -> int:
         return len(self.sources)
 
     def __iter__(self) -> Iterator[Outcome]:
-        protected = frozenset(p.resolve() for p, _ in self.sources)
+        protected = frozenset([*(p.resolve() for p, _ in self.sources),
+                               *(f.path.resolve() for files_ in self.joined.values() for f in files_)])
         claimed: set[Path] = set()  # two inputs that would write one output: the second is refused
         for source, relative in self.sources:
             if self.into_folder:
                 yield convert_file(
                     source, None, self.from_format, self.to_format, self.read_options, self.write_options,
                     self.force, name_below=(self.output, relative), protected=protected, claimed=claimed,
-                    stdout=self.stdout,
+                    stdout=self.stdout, joined=self.joined.get(source),
                 )
             else:
                 target = None if self.output is None or str(self.output) == "-" else self.output
                 yield convert_file(
                     source, target, self.from_format, self.to_format, self.read_options, self.write_options,
-                    self.force, protected=protected, stdout=self.stdout,
+                    self.force, protected=protected, stdout=self.stdout, joined=self.joined.get(source),
                 )
 
 
@@ -162,14 +176,24 @@ def plan(
     write_options: WriteOptions = WriteOptions(),
     force: bool = False,
     stdout=None,
+    join: bool = False,
 ) -> Batch:
     """Plan the conversion of ``inputs`` (files or folders) into ``output`` (a
     file, a folder, or None: ``stdout``, or each outcome's ``data`` without one);
-    raises UsageError for a request that cannot work, before any file is touched."""
+    with ``join``, per-table files (``doc-page-1-table-1.csv``...) become one
+    document each. Raises UsageError for a request that cannot work, before any
+    file is touched."""
     missing = [p for p in inputs if not p.exists()]
     if missing:
         raise UsageError(f"{missing[0]}: no such file or folder")
-    sources, batch = collect_inputs(inputs, from_format)
+    sources, batch = collect_inputs(inputs, from_format, join)
+    joined: dict[Path, list[joining.TableFile]] = {}
+    if join:
+        relative_of = dict(sources)
+        joined, others = joining.group([path for path, _ in sources])
+        sources = sorted([(document, relative_of[files_[0].path].parent / document.name)
+                          for document, files_ in joined.items()] + [(p, relative_of[p]) for p in others])
+        batch = len(sources) > 1 or any(p.is_dir() for p in inputs)
     if batch and (output is not None or stdout is not None):  # (no output and no stream: each outcome's data)
         if output is None or str(output) == "-":
             raise UsageError("several inputs convert into a folder: pass -o FOLDER")
@@ -181,4 +205,5 @@ def plan(
         output is not None and (output.is_dir() or str(output).endswith(os.sep)))
     if not into_folder and output is None and to_format.binary and stdout is not None:
         raise UsageError(f"{to_format.name} is a binary format: pass -o FILE")
-    return Batch(sources, output, into_folder, from_format, to_format, read_options, write_options, force, stdout)
+    return Batch(sources, output, into_folder, from_format, to_format, read_options, write_options, force, stdout,
+                 joined)

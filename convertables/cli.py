@@ -131,6 +131,7 @@ def _convert(
     to_name: Optional[str],
     *,
     force: bool,
+    join: bool = False,
     report: str,
     verbose: bool,
     quiet: bool,
@@ -160,7 +161,7 @@ def _convert(
         if report == "json" and (output is None or str(output) == "-"):
             raise UsageError("--format json writes the report to standard output, where the document would go: "
                              "pass -o FILE")
-        result = convert_files(inputs, output, to_format=to_name, from_format=from_name, force=force,
+        result = convert_files(inputs, output, to_format=to_name, from_format=from_name, force=force, join=join,
                                on_outcome=on_outcome, stdout=sys.stdout.buffer, **settings)
     except UsageError as exc:
         typer.echo(f"error: {exc}", err=True)
@@ -228,7 +229,10 @@ def _parameter_of(option: Option, panel: str | None, hidden: bool = False) -> in
                              annotation=Annotated[annotation, info])
 
 
-_FIXED = ("inputs", "output", "from_", "to", "force", "report", "verbose", "quiet")
+_FIXED = ("inputs", "output", "from_", "to", "force", "join", "report", "verbose", "quiet")
+
+JoinOpt = Annotated[bool, typer.Option("--join", help="One document of the one-file-per-table exports of each "
+                                       "(doc-page-<p>-table-<k>.csv...), named as its single export would be.")]
 
 
 def _conversion_command(source: Optional[str], target: Optional[str]):
@@ -239,8 +243,8 @@ def _conversion_command(source: Optional[str], target: Optional[str]):
 
     def command(**values) -> None:
         _convert(values["inputs"], values["output"], source or values.get("from_"), target or values.get("to"),
-                 force=values["force"], report=values["report"], verbose=values["verbose"], quiet=values["quiet"],
-                 settings={k: v for k, v in values.items() if k not in _FIXED})
+                 force=values["force"], join=values["join"], report=values["report"], verbose=values["verbose"],
+                 quiet=values["quiet"], settings={k: v for k, v in values.items() if k not in _FIXED})
 
     def parameter(name, annotation, default=inspect.Parameter.empty):
         return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
@@ -255,7 +259,8 @@ def _conversion_command(source: Optional[str], target: Optional[str]):
                 "--to", metavar="|".join(f.name for f in targets), help="Output format (default: from -o's suffix).")],
                 None),
         ]
-    parameters += [parameter("force", ForceOpt, False), parameter("report", ReportOpt, "text"),
+    parameters += [parameter("force", ForceOpt, False), parameter("join", JoinOpt, False),
+                   parameter("report", ReportOpt, "text"),
                    parameter("verbose", VerboseOpt, False), parameter("quiet", QuietOpt, False),
                    # (a shortcut takes every option, as convert does, and shows its two formats')
                    *_declared_parameters(sources, targets, (source, target) if source else None)]
@@ -387,6 +392,8 @@ def _score_command(
     per_document: Annotated[Optional[Path], typer.Option("--per-document", help="Also write per-document figures as CSV.")] = None,
     jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, show_default=False, help="Worker processes scoring documents in parallel [default: the CPUs this process may use, at most 8; 1: none; at most 4 per CPU are started].")] = None,
     force: ForceOpt = False,
+    join: Annotated[bool, typer.Option("--join", help="Results exported one file per table "
+                                       "(doc-page-<p>-table-<k>.csv...) make one document each.")] = False,
     **settings,
 ) -> None:
     """Score results against ground truth.
@@ -424,11 +431,11 @@ def _score_command(
         given = {k: v for k, v in settings.items() if v is not None and v is not False}
         bar = _progress(2) if report == "text" else None
         if bar is None:
-            scored = score_files(gt, result, metric, jobs=jobs, **given)
+            scored = score_files(gt, result, metric, jobs=jobs, join=join, **given)
         else:
             with bar:
                 task = bar.add_task("scoring", total=None)
-                scored = score_files(gt, result, metric, jobs=jobs,
+                scored = score_files(gt, result, metric, jobs=jobs, join=join,
                                      on_document=lambda record, total: bar.update(task, total=total, advance=1),
                                      **given)
     except UsageError as exc:

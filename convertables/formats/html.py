@@ -40,7 +40,9 @@ page``) counted in document order, else a ``-page-<p>-`` in the file name
 ``Document.metadata["generator"]``, the first ``<title>``'s text (each text
 run stripped, the runs joined) to ``Document.filename``.
 
-pandas' ``DataFrame.to_html`` (``<table class="dataframe">``) adds a header row
+pandas' ``DataFrame.to_html`` (``<table class="dataframe">``) writes a line
+break, tab or carriage return in a cell as ``\n``, ``\t``, ``\r`` (two
+characters): they are read back as the characters. It adds a header row
 of column labels and an index column; when they are pandas' default integer
 labels they are dropped (``pandas-labels`` info), unless
 ``ReadOptions.extra["keep_pandas_labels"]``.
@@ -361,6 +363,19 @@ def _is_pandas(table_el) -> bool:
     return "dataframe" in (table_el.get("class") or "").split()
 
 
+# DataFrame.to_html writes a tab, line feed or carriage return inside a cell as
+# the two characters \t, \n, \r (and a backslash as itself, so a text that
+# held those two characters is read as the control character too).
+_PANDAS_ESCAPED = re.compile(r"\\[ntr]")
+_PANDAS_UNESCAPED = {"\\n": "\n", "\\t": "\t", "\\r": "\r"}
+
+
+def _unescape_pandas(cells: list[Cell]) -> None:
+    for cell in cells:
+        if cell.content and "\\" in cell.content:
+            cell.content = _PANDAS_ESCAPED.sub(lambda match: _PANDAS_UNESCAPED[match.group()], cell.content)
+
+
 def _parser(**target) -> etree.HTMLParser:
     # A new parser each call (lxml parsers are not thread-safe to share). libxml2's
     # HTML parser in recovery mode, as beautifulsoup's lxml builder set it up: no
@@ -577,6 +592,8 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
                                  "HTML rules (invalid values count as 1)",
                     line=element.sourceline,
                 )
+            if _is_pandas(element):
+                _unescape_pandas(cells)
             if _is_pandas(element) and not keep_labels:
                 dropped = drop_pandas_default_labels(cells)
                 if dropped is not None:

@@ -61,6 +61,8 @@ class DocumentPair:
     """The first candidate's result."""
     result_files: list[Path | None] = field(default_factory=list)
     """The result each ground truth of ``gt_files`` is scored against (by default ``result_file`` for all)."""
+    joined: dict = field(default_factory=dict)
+    """A result that stands for one-file-per-table exports (``--join``): its files (joining.TableFile)."""
 
     def __post_init__(self):
         if not self.result_files:

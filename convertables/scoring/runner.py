@@ -25,7 +25,11 @@ from .structure import TableTooLarge
 
 # -- one document ---------------------------------------------------------------------------
 
-def _read(path: Path, format: str | None, metric: Metric) -> Document:
+def _read(path: Path, format: str | None, metric: Metric, joined: list | None = None) -> Document:
+    if joined is not None:  # one-file-per-table exports, one document
+        from ..joining import read_joined
+
+        return read_joined(joined, registry.get(format) if format else None, metric.read_options or ReadOptions())
     return files.read(path, format, metric.read_options or ReadOptions())
 
 
@@ -34,8 +38,8 @@ class _CandidateFiles:
     a/b ground truths, a ground truth by its result's variants). A result that
     cannot be read is None, its error kept; a ground truth's error is raised."""
 
-    def __init__(self, metric: Metric, result_format: str | None):
-        self.metric, self.result_format = metric, result_format
+    def __init__(self, metric: Metric, result_format: str | None, joined: dict | None = None):
+        self.metric, self.result_format, self.joined = metric, result_format, joined or {}
         self.gts: dict[Path, Document] = {}
         self.results: dict[Path, Document | None] = {}
         self.errors: dict[Path, Diagnostic] = {}
@@ -48,7 +52,7 @@ class _CandidateFiles:
     def result(self, path: Path) -> Document | None:
         if path not in self.results:
             try:
-                self.results[path] = _read(path, self.result_format, self.metric)
+                self.results[path] = _read(path, self.result_format, self.metric, self.joined.get(path))
             except InputError as exc:
                 self.results[path] = None
                 self.errors[path] = exc.diagnostic
@@ -79,7 +83,7 @@ def score_pair(pair_: DocumentPair, settings: ScoreSettings) -> dict:
     try:
         best = None
         alternatives = []
-        candidates = _CandidateFiles(metric, settings.result_format)
+        candidates = _CandidateFiles(metric, settings.result_format, pair_.joined)
         for gt_file, result_file in zip(pair_.gt_files, pair_.result_files):
             result = candidates.result(result_file) if result_file is not None else None
             error = candidates.errors.get(result_file)
@@ -193,8 +197,10 @@ def score_paths(
     settings: ScoreSettings = ScoreSettings(),
     jobs: int = 1,
     on_document: Callable[[dict, int], None] | None = None,
+    join: bool = False,
 ) -> ScoreReport:
-    """Score every result document under ``result`` against the ground truth under ``gt``.
+    """Score every result document under ``result`` against the ground truth under ``gt``;
+    with ``join``, results exported one file per table make one document each.
 
     Returns the report (docs/scoring.md, "The JSON report"). ``on_document(record, total)`` is called as
     each document is done (for progress).
@@ -214,12 +220,24 @@ def score_paths(
     suffixes = sorted(registry.folder_suffixes())
     result_suffixes = registry.get(settings.result_format).suffixes if settings.result_format else suffixes
     gt_files = collect(gt, suffixes, metric.gt_model)
-    result_files = collect(result, result_suffixes, metric.gt_model)
+    joined: dict = {}
+    if join:
+        from ..joining import group, per_table_name
+
+        every = sorted(registry.input_suffixes()) if not settings.result_format else result_suffixes
+        found = [p for p in collect(result, every, metric.gt_model)  # (csv too, where it is per-table files)
+                 if p.name.lower().endswith(tuple(result_suffixes)) or per_table_name(p)]
+        joined, others = group(found)
+        result_files = sorted([*joined, *others])
+    else:
+        result_files = collect(result, result_suffixes, metric.gt_model)
     if not gt_files:
         raise UsageError(f"{gt}: no ground-truth files found")
     pairing = pair(gt_files, result_files, alternatives=metric.has_alternatives(settings),
                    result_variants=metric.has_result_variants(settings))
     metric.check_pairing(pairing, settings)
+    for document_pair in pairing.pairs:
+        document_pair.joined = {r: joined[r] for r in document_pair.result_files if r in joined}
     records = []
     diagnostics: list[Diagnostic] = []
     for record in score_documents(pairing.pairs, settings, jobs):
