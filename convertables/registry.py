@@ -39,6 +39,8 @@ FORMAT_MODULES = (
     "pod",
     "canonical_json",
     "delimited",  # csv: no sniffer claims its files; recognised by suffix
+    "textract",
+    "azure",
 )
 """The modules of ``convertables.formats`` that declare a format, in the order
 their sniffers are asked (a dotted name is a module elsewhere)."""

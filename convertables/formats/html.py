@@ -709,6 +709,8 @@ _DOCTYPE_HTML = re.compile(rb"<!doctype\s+html", re.I)
 
 
 def sniff(head: bytes) -> bool:
+    if head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"["):  # JSON, whose texts may hold markup
+        return False
     if _DOCTYPE_HTML.search(head[:4096]):
         return True
     root = xml_root(head[:4096])
