@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 Sniffer = Callable[[bytes], bool]
 
 FORMAT_MODULES = (
+    "abbyy",  # before icdar: both roots are <document>; abbyy's sniffer asks for the FineReader namespace
     "icdar",
     "html",
     "xlsx",

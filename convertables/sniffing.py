@@ -14,12 +14,22 @@ SNIFF_BYTES = 65536
 _PROLOGUE_OR_ROOT = re.compile(r"<\?.*?\?>|<!--.*?-->|<!DOCTYPE[^>]*>|<([A-Za-z_][\w.:-]*)", re.S)
 
 
+_last_root: tuple[bytes | None, str | None] = (None, None)
+
+
 def xml_root(head: bytes) -> str | None:
-    """The local name of the first element of an XML (or HTML) head."""
+    """The local name of the first element of an XML (or HTML) head (the last
+    head's is kept: the registry asks every format's sniffer about one head)."""
+    global _last_root
+    if _last_root[0] is head:
+        return _last_root[1]
+    root = None
     for match in _PROLOGUE_OR_ROOT.finditer(head.decode("utf-8", "replace")):
         if match.group(1):
-            return match.group(1).rpartition(":")[2]
-    return None
+            root = match.group(1).rpartition(":")[2]
+            break
+    _last_root = (head, root)
+    return root
 
 
 # UTF-16 text by its byte-order mark, or without one by how "<" is written

@@ -147,6 +147,7 @@ _NATIVE_EXAMPLES = {
     "ctdar": lambda: (ROOT / "samples" / "ctdar" / "sample.xml").read_bytes(),
     "marmot": lambda: (ROOT / "samples" / "marmot" / "sample.xml").read_bytes(),
     "pod": lambda: __import__("tests.test_pod", fromlist=["SPANS"]).SPANS,
+    "abbyy": lambda: (ROOT / "samples" / "abbyy" / "sample.xml").read_bytes(),
     "textract": lambda: (ROOT / "tests" / "cases" / "textract" / "merged-cells-headers-title-footer" / "input.json")
     .read_bytes(),
 }
