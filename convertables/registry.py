@@ -42,6 +42,7 @@ FORMAT_MODULES = (
     "delimited",  # csv: no sniffer claims its files; recognised by suffix
     "textract",
     "azure",
+    "docling",
 )
 """The modules of ``convertables.formats`` that declare a format, in the order
 their sniffers are asked (a dotted name is a module elsewhere)."""

@@ -150,6 +150,7 @@ _NATIVE_EXAMPLES = {
     "abbyy": lambda: (ROOT / "samples" / "abbyy" / "sample.xml").read_bytes(),
     "textract": lambda: (ROOT / "tests" / "cases" / "textract" / "merged-cells-headers-title-footer" / "input.json")
     .read_bytes(),
+    "docling": lambda: (ROOT / "tests" / "cases" / "docling" / "spans-and-headers" / "input.json").read_bytes(),
 }
 
 
