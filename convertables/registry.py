@@ -40,6 +40,7 @@ FORMAT_MODULES = (
     "pod",
     "canonical_json",
     "delimited",  # csv: no sniffer claims its files; recognised by suffix
+    "docai",
     "textract",
     "azure",
     "docling",

@@ -150,6 +150,8 @@ _NATIVE_EXAMPLES = {
     "abbyy": lambda: (ROOT / "samples" / "abbyy" / "sample.xml").read_bytes(),
     "textract": lambda: (ROOT / "tests" / "cases" / "textract" / "merged-cells-headers-title-footer" / "input.json")
     .read_bytes(),
+    "docai": lambda: (ROOT / "tests" / "cases" / "docai" / "normalized-vertices-omitted-zeros" / "input.json")
+    .read_bytes(),
     "docling": lambda: (ROOT / "tests" / "cases" / "docling" / "spans-and-headers" / "input.json").read_bytes(),
 }
 
