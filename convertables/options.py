@@ -95,28 +95,20 @@ def declared(direction: Direction) -> dict[str, Option]:
     return registry.declared_options(direction)
 
 
-class _Settings(Mapping):
-    """Settings by name; any name no format declares is refused with a
-    UsageError (a misspelt one would otherwise be ignored without a word). A setting
-    not given reads as its declared default: ``options.page``, ``options["page"]``;
-    iterating gives the settings given other than their defaults."""
+class DeclaredSettings(Mapping):
+    """Settings by the names their options declare, immutable: a setting not
+    given reads as its declared default (``settings.page``, ``settings["page"]``);
+    iterating gives the settings given other than their defaults. Subclasses say
+    which options are declared (:meth:`_declared`) and check what they are given."""
 
-    direction: Direction = "read"
     __slots__ = ("_values",)
 
-    def __init__(self, extra: Mapping[str, Any] | None = None, **settings: Any):
-        values = {**(extra or {}), **settings}
-        if values:
-            known = declared(self.direction)
-            unknown = sorted(set(values) - set(known))
-            if unknown:
-                raise UsageError(f"{type(self).__name__}: unknown setting(s) {', '.join(map(repr, unknown))}; "
-                                 f"known: {', '.join(sorted(known))}")
-            for name, value in values.items():
-                known[name].check(value)
-            # (a setting given as its default is not told apart from one not given, as in equality)
-            values = {name: value for name, value in values.items() if value != known[name].default}
-        object.__setattr__(self, "_values", values)
+    def _declared(self) -> dict[str, Option]:
+        raise NotImplementedError
+
+    def _key(self) -> tuple:
+        """What equality and hashing compare."""
+        return (type(self), tuple(sorted((k, repr(v)) for k, v in self._values.items())))
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
@@ -129,7 +121,7 @@ class _Settings(Mapping):
     def __getitem__(self, name: str) -> Any:
         if name in self._values:
             return self._values[name]
-        return declared(self.direction)[name].default
+        return self._declared()[name].default
 
     def __setattr__(self, name, value):
         raise AttributeError(f"{type(self).__name__} is immutable")
@@ -145,22 +137,47 @@ class _Settings(Mapping):
 
     def get(self, name: str, default: Any = None) -> Any:
         """A setting's value (its declared default where not given); ``default``
-        for a name no format declares."""
-        return self[name] if name in declared(self.direction) else default
+        for a name none declares."""
+        return self[name] if name in self._declared() else default
+
+    def __eq__(self, other) -> bool:
+        return type(other) is type(self) and other._key() == self._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in self._values.items())})"
+
+
+class _Settings(DeclaredSettings):
+    """Settings of readers or writers; any name no format declares is refused
+    with a UsageError (a misspelt one would otherwise be ignored without a word)."""
+
+    direction: Direction = "read"
+    __slots__ = ()
+
+    def __init__(self, extra: Mapping[str, Any] | None = None, **settings: Any):
+        values = {**(extra or {}), **settings}
+        if values:
+            known = declared(self.direction)
+            unknown = sorted(set(values) - set(known))
+            if unknown:
+                raise UsageError(f"{type(self).__name__}: unknown setting(s) {', '.join(map(repr, unknown))}; "
+                                 f"known: {', '.join(sorted(known))}")
+            for name, value in values.items():
+                known[name].check(value)
+            # (a setting given as its default is not told apart from one not given, as in equality)
+            values = {name: value for name, value in values.items() if value != known[name].default}
+        object.__setattr__(self, "_values", values)
+
+    def _declared(self) -> dict[str, Option]:
+        return declared(self.direction)
 
     @property
     def extra(self) -> dict[str, Any]:
         """The settings given (other than their defaults), as a dict."""
         return dict(self._values)
-
-    def __eq__(self, other) -> bool:
-        return type(other) is type(self) and other._values == self._values
-
-    def __hash__(self) -> int:
-        return hash((type(self), tuple(sorted((k, repr(v)) for k, v in self._values.items()))))
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in self._values.items())})"
 
     def __reduce__(self):  # (worker processes receive them pickled)
         return (type(self), (self._values,))

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
 from ..diagnostics import UsageError
-from ..options import Option
+from ..options import DeclaredSettings, Option
 
 if TYPE_CHECKING:
     from ..model import Document
@@ -145,13 +145,13 @@ def declared_settings() -> dict[str, Option]:
     return _DECLARED
 
 
-class ScoreSettings(Mapping):
+class ScoreSettings(DeclaredSettings):
     """How to score: the metric's name and the settings given, by the names the
     metrics declare (``ScoreSettings(metric="ctdar-b", compat=True)``). A setting
     not given reads as its declared default. Whether the metric takes each one is
     checked when scoring starts (:meth:`check_for`)."""
 
-    __slots__ = ("metric", "_values")
+    __slots__ = ("metric",)
 
     def __init__(self, metric: str = "structure", **values: Any):
         known = declared_settings()
@@ -175,27 +175,11 @@ class ScoreSettings(Mapping):
         object.__setattr__(self, "metric", metric)
         object.__setattr__(self, "_values", parsed)
 
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("_"):
-            raise AttributeError(name)
-        try:
-            return self[name]
-        except KeyError:
-            raise AttributeError(f"ScoreSettings has no setting {name!r}") from None
+    def _declared(self) -> dict[str, Option]:
+        return declared_settings()
 
-    def __getitem__(self, name: str) -> Any:
-        if name in self._values:
-            return self._values[name]
-        return declared_settings()[name].default
-
-    def __setattr__(self, name, value):
-        raise AttributeError("ScoreSettings is immutable")
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._values)
-
-    def __len__(self) -> int:
-        return len(self._values)
+    def _key(self) -> tuple:
+        return (self.metric, *super()._key())
 
     def given(self) -> dict[str, Any]:
         """The settings given, as a dict."""
@@ -222,12 +206,6 @@ class ScoreSettings(Mapping):
     def as_dict(self, metric: Metric) -> dict[str, Any]:
         """The report's ``settings``: the metric's name, then every setting it takes, given or default."""
         return {"metric": self.metric, **{o.name: self[o.name] for o in (*COMMON_SETTINGS, *metric.settings)}}
-
-    def __eq__(self, other) -> bool:
-        return type(other) is ScoreSettings and (other.metric, other._values) == (self.metric, self._values)
-
-    def __hash__(self) -> int:
-        return hash((self.metric, tuple(sorted((k, repr(v)) for k, v in self._values.items()))))
 
     def __repr__(self) -> str:
         given = "".join(f", {k}={v!r}" for k, v in self._values.items())
