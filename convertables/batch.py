@@ -41,8 +41,12 @@ def collect_inputs(inputs: Iterable[Path], from_format: Format | None,
     found: list[tuple[Path, Path]] = []
     inputs = list(inputs)
     batch = len(inputs) > 1
+    if inputs.count(files.STDIN) > 1:
+        raise UsageError("standard input (-) can be read once")
     for item in inputs:
-        if item.is_dir():
+        if item == files.STDIN:
+            found.append((item, Path("stdin")))
+        elif item.is_dir():
             batch = True
             walked = files.input_files(item, suffixes)
             if join and from_format is None:  # (of the formats not read from folders, only per-table files)
@@ -79,7 +83,7 @@ def convert_file(
     """Convert one file (or, with ``joined``, the per-table files of the document
     ``source`` names). ``name_below = (output folder, relative path)`` asks for
     the output name to be derived from the document once it is read."""
-    diagnostics = Diagnostics(str(source))
+    diagnostics = Diagnostics(files.display_name(source))
     outcome = Outcome(source, output)
     try:
         if joined is not None:
@@ -87,7 +91,8 @@ def convert_file(
         else:
             data = files.read_bytes_of(source)
             fmt = from_format or files.detect_format(source, data)
-            doc = files.read_document(data, fmt, str(source), read_options, diagnostics)
+            doc = files.read_document(data, fmt, files.display_name(source), read_options, diagnostics,
+                                      asked=from_format is not None)
         if name_below is not None:
             folder, relative = name_below
             output = folder / output_name(relative, to_format, doc.has_cells)
@@ -183,7 +188,7 @@ def plan(
     with ``join``, per-table files (``doc-page-1-table-1.csv``...) become one
     document each. Raises UsageError for a request that cannot work, before any
     file is touched."""
-    missing = [p for p in inputs if not p.exists()]
+    missing = [p for p in inputs if not p.exists() and p != files.STDIN]
     if missing:
         raise UsageError(f"{missing[0]}: no such file or folder")
     sources, batch = collect_inputs(inputs, from_format, join)

@@ -54,7 +54,7 @@ def _finding(code: str, severity: Severity, message: str, file: Path | str, line
 
 def check_file(path: Path, options: CheckOptions = CheckOptions()) -> tuple[list[Diagnostic], Document | None]:
     """Every finding for one file, and its document (None when it cannot be read)."""
-    diagnostics = Diagnostics(str(path))
+    diagnostics = Diagnostics(files.display_name(path))
     try:
         return _check_file(path, options, diagnostics)
     except Exception as exc:  # a bug of ours: one line for this file, the others are still checked
@@ -69,14 +69,14 @@ def _check_file(path: Path, options: CheckOptions, diagnostics: Diagnostics) -> 
         fmt = files.detect_format(path, data)
         if fmt.validate is not None:
             fmt.validate(data, diagnostics, options.model)
-        doc = files.read_document(data, fmt, str(path), ReadOptions(), diagnostics)
+        doc = files.read_document(data, fmt, files.display_name(path), ReadOptions(), diagnostics)
     except InputError as exc:
         diagnostics.items.append(exc.diagnostic)
         return _escalated(diagnostics.items), None
     except UsageError as exc:
         diagnostics.error("format-unavailable", str(exc))
         return diagnostics.items, None
-    if fmt.names_say_model:
+    if fmt.names_say_model and path != files.STDIN:
         _name_rules(path, doc, diagnostics)
     _document_rules(path, doc, options, diagnostics)
     return _escalated(diagnostics.items), doc
@@ -205,6 +205,9 @@ def _page_rules(path: Path, doc: Document, pdf_dir: Path, diagnostics: Diagnosti
 def collect(paths: list[Path]) -> list[Path]:
     found = []
     for path in paths:
+        if path == files.STDIN:
+            found.append(path)
+            continue
         if not path.exists():
             raise UsageError(f"{path}: no such file or folder")
         found.extend(files.input_files(path) if path.is_dir() else [path])

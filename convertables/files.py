@@ -32,10 +32,26 @@ def _error(code: str, message: str, file: Path | str) -> InputError:
     return InputError(Diagnostic(code, Severity.ERROR, message, str(file)))
 
 
+STDIN = Path("-")
+"""The input ``-``: standard input."""
+
+
+def display_name(path: Path) -> str:
+    """How diagnostics name an input (standard input as ``<stdin>``)."""
+    return "<stdin>" if path == STDIN else str(path)
+
+
 def read_bytes_of(path: Path, limit: int | None = None) -> bytes:
-    """The bytes of a file of at most ``limit`` bytes (by default MAX_INPUT_BYTES;
-    InputError otherwise, or where it cannot be read)."""
+    """The bytes of a file (``-``: standard input) of at most ``limit`` bytes
+    (by default MAX_INPUT_BYTES; InputError otherwise, or where it cannot be read)."""
     limit = MAX_INPUT_BYTES if limit is None else limit
+    if path == STDIN:
+        import sys
+
+        data = sys.stdin.buffer.read(limit + 1)
+        if len(data) > limit:
+            raise _error("too-large", f"the input has more than {limit:,} bytes, the limit", "<stdin>")
+        return data
     try:
         size = path.stat().st_size
         if size <= limit:
@@ -69,15 +85,33 @@ def detect_format(path: Path, data: bytes) -> Format:
     return fmt
 
 
+def _mismatch(data: bytes, fmt: Format, doc: Document, diagnostics: Diagnostics) -> None:
+    """Where ``fmt`` was asked for and the content is plainly another format's
+    (its sniffer recognises it, ``fmt``'s does not): a document with no text is
+    refused (read so, the file gave empty cells), any other is warned about."""
+    head = data[: registry.SNIFF_BYTES]
+    found = registry.sniffed(head)
+    if found is None or found is fmt or fmt.sniff(registry.as_utf8(head)):
+        return
+    message = f"asked to read it as {fmt.name}, but its content is {found.name} ({found.title})"
+    hint = f"drop --from, or pass --from {found.name}"
+    if not any(cell.content for table in doc.tables for cell in table.cells()):
+        raise diagnostics.fail("format-mismatch", message + ": nothing was read", hint=hint)
+    diagnostics.warning("format-mismatch", message, hint=hint)
+
+
 def read_document(
     data: bytes,
     fmt: Format,
     name: str,
     options: ReadOptions = ReadOptions(),
     diagnostics: Diagnostics | None = None,
+    asked: bool = False,
 ) -> Document:
     """Read bytes already in memory with the given format; the grid check
-    (:func:`~convertables.grid.validate_document`) runs here for every reader."""
+    (:func:`~convertables.grid.validate_document`) runs here for every reader.
+    ``asked``: the format was named, not found from the content (``--from``):
+    a content plainly of another format is said, and refused if nothing was read."""
     diagnostics = diagnostics if diagnostics is not None else Diagnostics(name)
     diagnostics.file = diagnostics.file or name
     reader = fmt.reader()
@@ -85,6 +119,8 @@ def read_document(
         doc = reader(data, diagnostics, options)
         validate_document(doc, diagnostics, diagnostics.source_lines, regions=diagnostics.regions_to_check)
         diagnostics.source_lines = diagnostics.regions_to_check = None
+        if asked:
+            _mismatch(data, fmt, doc, diagnostics)
         if doc.filename is None and name and not name.startswith("<"):
             doc.filename = Path(name).name  # formats without a document name: the file's
         return doc
@@ -106,7 +142,7 @@ def read(
     path = Path(path)
     data = read_bytes_of(path)
     fmt = registry.get(format) if format else detect_format(path, data)
-    return read_document(data, fmt, str(path), options, diagnostics)
+    return read_document(data, fmt, str(path), options, diagnostics, asked=format is not None)
 
 
 def dumps(

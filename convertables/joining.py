@@ -97,7 +97,7 @@ def read_joined(table_files: list[TableFile], from_format: Format | None = None,
         fmt = from_format or files.detect_format(path, data)
         own = Diagnostics(str(path))
         try:
-            return files.read_document(data, fmt, str(path), options, own)
+            return files.read_document(data, fmt, str(path), options, own, asked=from_format is not None)
         finally:
             diagnostics.items.extend(own.items)
 

@@ -185,6 +185,12 @@ def detect(path: Path, head: bytes) -> Format | None:
     return next((f for f in formats().values() if suffix in f.suffixes), None)
 
 
+def sniffed(head: bytes) -> Format | None:
+    """The format whose sniffer recognises ``head`` (the first to), by content alone."""
+    head = as_utf8(head[:SNIFF_BYTES])
+    return next((fmt for fmt in formats().values() if fmt.sniff(head)), None)
+
+
 def input_suffixes() -> set[str]:
     """The suffixes of every readable format."""
     return {s for f in formats().values() for s in f.suffixes}

@@ -190,3 +190,69 @@ def test_the_scoring_package_s_old_name_and_its_report_as_a_dict():
         score(SAMPLES / "icdar", SAMPLES / "icdar", jobs=0)
     with pytest.raises(UsageError, match="--compat is a flag"):
         score(SAMPLES / "icdar", SAMPLES / "icdar", compat="no")
+
+
+# -- first contact ------------------------------------------------------------------------------
+
+def test_two_files_are_scored_against_each_other_whatever_their_names(tmp_path: Path):
+    gt = SAMPLES / "icdar" / "sample-str.xml"
+    other = tmp_path / "my-result.xml"
+    other.write_bytes(gt.read_bytes())
+    report = score(gt, other)
+    assert report.total["f1"] == 1.0 and report.diagnostics == [] and report.documents[0]["result_file"] == str(other)
+    result = CliRunner().invoke(app, ["score", "--gt", str(gt), "--result", str(other), "--format", "json"])
+    assert result.exit_code == 0 and json.loads(result.stdout)["total"]["f1"] == 1.0
+
+
+def test_nothing_paired_is_an_error_naming_what_each_side_gave(tmp_path: Path):
+    results = tmp_path / "res"
+    results.mkdir()
+    (results / "page-one.xml").write_bytes((SAMPLES / "icdar" / "sample-str.xml").read_bytes())
+    report = score(SAMPLES / "icdar", results)
+    (problem,) = report.diagnostics
+    assert problem.code == "nothing-paired" and "page-one" in problem.message and "sample" in problem.message
+    assert report.total["f1"] == 0.0  # (scored as all missed, as before; now said)
+    result = CliRunner().invoke(app, ["score", "--gt", str(SAMPLES / "icdar"), "--result", str(results)])
+    assert result.exit_code == 1 and "error nothing-paired no result was paired" in result.output
+    (tmp_path / "empty").mkdir()
+    assert "no result files found" in score(SAMPLES / "icdar", tmp_path / "empty").diagnostics[0].message
+
+
+@pytest.mark.parametrize("asked, refused", [("html", True), ("ctdar", False), ("csv", False)])
+def test_a_from_that_does_not_fit_the_content_is_said_naming_the_format_it_is(asked, refused, tmp_path: Path):
+    """Refused where nothing was read (HTML's reader finds no cell in ICDAR 2013 XML), warned where the
+    reader made cells of it (cTDaR's reader takes ICDAR's cells without their outlines, CSV's its lines)."""
+    sample = SAMPLES / "icdar" / "sample-str.xml"
+    result = CliRunner().invoke(app, ["convert", str(sample), "--from", asked, "--to", "json",
+                                      "-o", str(tmp_path / "x.json")])
+    said = f"{'error' if refused else 'warning'} format-mismatch asked to read it as {asked}, but its content is icdar"
+    assert said in result.output and "pass --from icdar" in result.output
+    assert result.exit_code == (1 if refused else 0) and (tmp_path / "x.json").exists() is not refused
+    if refused:
+        with pytest.raises(convertables.InputError, match="format-mismatch"):
+            read(sample, asked)
+
+
+def test_a_from_that_reads_something_of_a_content_sniffed_otherwise_is_said(tmp_path: Path):
+    # a FineReader export without its namespace looks like ICDAR 2013; read as abbyy, as asked, with a warning
+    case = ROOT / "tests" / "cases" / "abbyy" / "no-namespace"
+    (source,) = [p for p in case.iterdir() if p.name.startswith("input")]
+    diagnostics = convertables.Diagnostics()
+    doc = read(source, "abbyy", diagnostics=diagnostics)
+    assert doc.tables and "format-mismatch" in diagnostics.codes()
+
+
+def test_a_dash_reads_standard_input(tmp_path: Path):
+    xml = (SAMPLES / "icdar" / "sample-str.xml").read_bytes()
+    runner = CliRunner()
+    result = runner.invoke(app, ["icdar2json", "-"], input=xml)
+    assert result.exit_code == 0 and json.loads(result.stdout) == json.loads(
+        runner.invoke(app, ["icdar2json", str(SAMPLES / "icdar" / "sample-str.xml")]).stdout)
+    result = runner.invoke(app, ["convert", "-", "--to", "icdar", "-o", str(tmp_path / "out-str.xml")],
+                           input=(SAMPLES / "html" / "sample.html").read_bytes())
+    assert result.exit_code == 0 and read(tmp_path / "out-str.xml").tables
+    checked = runner.invoke(app, ["check", "-", "--format", "json"], input=xml)
+    assert checked.exit_code == 0 and json.loads(checked.stdout)["counts"]["error"] == 0
+    bad = runner.invoke(app, ["icdar2json", "-"], input=b"<document><table")
+    assert bad.exit_code == 1 and bad.output.startswith("<stdin>:") and "xml-syntax" in bad.output
+    assert runner.invoke(app, ["convert", "-", "-", "--to", "json", "-o", str(tmp_path / "o")]).exit_code == 2

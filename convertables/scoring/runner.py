@@ -18,7 +18,7 @@ from ..geometry import GeometryFailed
 from ..model import Document
 from ..options import ReadOptions
 from .metric import Metric, ScoreSettings, get_metric
-from .pairing import DocumentPair, collect, pair
+from .pairing import DocumentPair, Pairing, collect, document_key, pair
 from .report import ScoreReport
 from .structure import TableTooLarge
 
@@ -184,6 +184,19 @@ def score_documents(
                             chunksize=max(1, len(rest) // (workers * 32)))
 
 
+def _nothing_paired(gt: Path, result: Path, pairing: Pairing, result_files: list[Path]) -> str:
+    """Why no result met a ground truth: the names each side gave."""
+    def listed(names: list[str]) -> str:
+        return ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+
+    if not result_files:
+        return "no result files found (of the formats read from folders; --result-format names others)"
+    return (f"no result was paired with a ground truth: results are paired by document name; these are "
+            f"{listed(sorted({document_key(p) for p in result_files}))}, the ground truth's "
+            f"{listed([p.document for p in pairing.pairs])} (e.g. eu-001-str.xml takes eu-001-str-result.xml "
+            "or eu-001.xml)")
+
+
 def _check_variant(metric: Metric, settings: ScoreSettings) -> None:
     if settings.variant not in (None, *metric.variants):
         known = (f"{metric.variants[0]} (the only one)" if len(metric.variants) == 1 else
@@ -233,8 +246,11 @@ def score_paths(
         result_files = collect(result, result_suffixes, metric.gt_model)
     if not gt_files:
         raise UsageError(f"{gt}: no ground-truth files found")
-    pairing = pair(gt_files, result_files, alternatives=metric.has_alternatives(settings),
-                   result_variants=metric.has_result_variants(settings))
+    if gt.is_file() and result.is_file() and not joined:  # two files: each other's, whatever their names
+        pairing = Pairing([DocumentPair(document_key(gt), [gt], result)])
+    else:
+        pairing = pair(gt_files, result_files, alternatives=metric.has_alternatives(settings),
+                       result_variants=metric.has_result_variants(settings))
     metric.check_pairing(pairing, settings)
     for document_pair in pairing.pairs:
         document_pair.joined = {r: joined[r] for r in document_pair.result_files if r in joined}
@@ -245,6 +261,9 @@ def score_paths(
         records.append(record)
         if on_document:
             on_document(record, len(pairing.pairs))
+    if not any(p.result_file for p in pairing.pairs):  # (scored as all missed, and said: names are the usual cause)
+        diagnostics.append(Diagnostic("nothing-paired", Severity.ERROR, _nothing_paired(gt, result, pairing,
+                                                                                        result_files), str(result)))
     scored = [r for r in records if r.get("counted")]
     return ScoreReport(
         metric=metric.name,
