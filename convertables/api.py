@@ -66,6 +66,10 @@ def convert(
     from .options import split_settings
 
     read_options, write_options = split_settings(settings)
+    for flag, given in (("--pdf", write_options.pdf), ("--image", write_options.image)):
+        if given is not None and not Path(given).is_file():  # (one line now, not an error on every document)
+            raise UsageError(f"{flag} {given}: no such file" if not Path(given).exists() else f"{flag} {given}: "
+                             "is a folder; it takes one file (the document's PDF, or the page image)")
     output = Path(output) if output is not None else None  # ("-": standard output, where stdout is given)
     source = registry.get(from_format) if from_format else None
     if source is not None:

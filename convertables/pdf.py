@@ -73,6 +73,8 @@ def read_pdf(path: str | os.PathLike, keep_spaces: bool = False) -> PdfPages:
         stat = path.stat()
     except OSError as exc:
         raise _fail(path, f"cannot be read: {exc.strerror or exc}") from None
+    if not path.is_file():
+        raise _fail(path, "is not a file (a folder?)")
     return _read_cached(str(path.resolve()), stat.st_size, stat.st_mtime_ns, keep_spaces)
 
 

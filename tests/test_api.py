@@ -256,3 +256,20 @@ def test_a_dash_reads_standard_input(tmp_path: Path):
     bad = runner.invoke(app, ["icdar2json", "-"], input=b"<document><table")
     assert bad.exit_code == 1 and bad.output.startswith("<stdin>:") and "xml-syntax" in bad.output
     assert runner.invoke(app, ["convert", "-", "-", "--to", "json", "-o", str(tmp_path / "o")]).exit_code == 2
+
+
+@pytest.mark.parametrize("flag, value, said", [("--pdf", "samples", "is a folder"), ("--pdf", "nope.pdf", "no such file"),
+                                               ("--image", "samples", "is a folder")])
+def test_a_frame_option_naming_no_file_is_a_usage_error(flag, value, said, monkeypatch, tmp_path):
+    monkeypatch.chdir(ROOT)
+    result = CliRunner().invoke(app, ["icdar2ctdar", "samples/icdar/sample-str.xml", flag, value, "--dpi", "300",
+                                      "-o", str(tmp_path / "x.xml")])
+    assert result.exit_code == 2 and result.output.strip() == f"error: {flag} {value}: {said}" + (
+        "; it takes one file (the document's PDF, or the page image)" if said == "is a folder" else "")
+
+
+def test_a_folder_given_as_a_pdf_is_an_input_error_not_a_bug():
+    from convertables.pdf import read_pdf
+
+    with pytest.raises(convertables.InputError, match="is not a file"):
+        read_pdf(SAMPLES)
