@@ -123,11 +123,10 @@ def _name_rules(path: Path, doc: Document, diagnostics: Diagnostics) -> None:
 
     named = model_of(path)
     actual = "structure" if doc.has_cells else "region"
-    if named is None:
-        diagnostics.warning(
-            "file-name", f"the name does not say the model; a {actual} file is named <doc>-"
-                         f"{'str' if actual == 'structure' else 'reg'}-result.xml",
-            hint="the competition paired results with ground truth by these names",
+    if named is None:  # (score pairs <doc>.xml alike: only a note)
+        diagnostics.info(
+            "file-name", f"the name does not say the model; the competition named a {actual} file <doc>-"
+                         f"{'str' if actual == 'structure' else 'reg'}-result.xml (score pairs this name too)",
         )
     elif named != actual and doc.tables:
         diagnostics.warning("file-name", f"the name says {named} model, the content is the {actual} model")
@@ -243,9 +242,13 @@ _PUBMED_NAME = re.compile(r"PMC[0-9]+")
 def _pairing_rules(results: list[Path], documents: dict[Path, Document], gt: Path) -> list[Diagnostic]:
     from .scoring.pairing import document_key, pair
 
-    if not gt.is_dir():
-        raise UsageError(f"{gt}: --gt needs a folder")
+    if not gt.exists():
+        raise UsageError(f"{gt}: no such file or folder (--gt)")
     gt_files = collect([gt])
+    if gt.is_file() and len(results) == 1:  # two files: each other's, whatever their names (as score takes them)
+        gt_doc = _read_or_none(gt)
+        found = documents.get(results[0])
+        return _frame_against_gt(results[0], found, gt_doc) if gt_doc is not None and found is not None else []
     out = []
     for model in ("structure", "region"):
         from .scoring.pairing import model_of
@@ -272,13 +275,17 @@ def _pairing_rules(results: list[Path], documents: dict[Path, Document], gt: Pat
             gt_docs: dict[Path, Document | None] = {}
             for result_file, gt_file in compared.items():
                 if gt_file not in gt_docs:
-                    try:
-                        gt_docs[gt_file] = files.read(gt_file)
-                    except InputError:
-                        gt_docs[gt_file] = None
+                    gt_docs[gt_file] = _read_or_none(gt_file)
                 if gt_docs[gt_file] is not None:
                     out.extend(_frame_against_gt(result_file, documents[result_file], gt_docs[gt_file]))
     return out
+
+
+def _read_or_none(path: Path) -> Document | None:
+    try:
+        return files.read(path)
+    except InputError:
+        return None
 
 
 def _frame_against_gt(path: Path, result: Document, gt: Document) -> list[Diagnostic]:

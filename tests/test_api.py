@@ -273,3 +273,15 @@ def test_a_folder_given_as_a_pdf_is_an_input_error_not_a_bug():
 
     with pytest.raises(convertables.InputError, match="is not a file"):
         read_pdf(SAMPLES)
+
+
+def test_check_takes_gt_as_a_file_as_score_does_and_says_nothing_of_names_score_pairs(tmp_path: Path):
+    gt = SAMPLES / "icdar" / "sample-str.xml"
+    result = tmp_path / "mine.xml"
+    result.write_bytes(gt.read_bytes())
+    found = check([result], gt=gt)
+    assert found.ok(strict=True) and {d.code for d in found.findings} <= {"file-name"}  # (an info at most)
+    assert all(d.severity is convertables.Severity.INFO for d in found.findings)
+    moved = tmp_path / "moved.xml"  # the same boxes a page height lower: another frame?
+    moved.write_text(gt.read_text().replace('y1="', 'y1="-9').replace('y2="', 'y2="-9'))
+    assert "frame-mismatch" in {d.code for d in check([moved], gt=gt).findings}
