@@ -1,9 +1,11 @@
 """The command line: parse options, call the library, report (STYLE.md, principle 6).
 
-Exit codes (also in README):
+Exit codes, one meaning for every command (README, "Exit codes"):
 
-* 0: everything asked for was done (warnings may have been printed);
-* 1: at least one input could not be converted (the others were);
+* 0: everything asked for was done, nothing of an input lost (warnings may have been printed);
+* 1: something of an input was lost or not done, and said in an error line (a file not
+  converted, a dropped cell, an existing output without --force; check: an error found;
+  score: a document not scored, or nothing paired);
 * 2: usage error: bad options, a missing input, a format that cannot do what was asked;
 * 130: interrupted (Ctrl-C); no half-written output is left behind.
 """
@@ -23,7 +25,7 @@ from typer.core import TyperGroup
 from typer.main import get_command_from_info, get_command_name
 
 from . import registry
-from .diagnostics import InputError, UsageError
+from .diagnostics import InputError, Severity, UsageError
 from .options import Option
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -174,7 +176,8 @@ def _convert(
         if progress["bar"] is not None:
             progress["bar"].stop()
     chosen.converted(result, streams, len(result.outcomes) > 1)
-    raise typer.Exit(EXIT_FAILED if result.failed else EXIT_OK)
+    lost = result.failed or any(d.severity is Severity.ERROR for d in result.diagnostics)  # (a dropped cell counts)
+    raise typer.Exit(EXIT_FAILED if lost else EXIT_OK)
 
 
 # -- shared option declarations --------------------------------------------------------

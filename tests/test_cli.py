@@ -139,7 +139,9 @@ def test_usage_errors_exit_2_with_one_line(args, message):
 def test_the_done_when_of_the_hub(tmp_path: Path):
     """convert gt -> json -> icdar reproduces every structure file's grid."""
     gt = corpus_path("icdar2013", "gt")
-    assert invoke("convert", gt, "--from", "icdar", "--to", "json", "-o", tmp_path / "json").exit_code == 0
+    # (exit 1: the ground truth's known defects, us-018's x1='26ß' and others, lose a box: said, and converted)
+    first = invoke("convert", gt, "--from", "icdar", "--to", "json", "-o", tmp_path / "json")
+    assert first.exit_code == 1 and "with errors in the input" in first.output and "failed" not in first.output
     assert invoke("convert", tmp_path / "json", "--from", "json", "--to", "icdar", "-o", tmp_path / "xml").exit_code == 0
     for path in sorted(gt.glob("*-str.xml")):
         assert grid(read(tmp_path / "xml" / path.name)) == grid(without_blank_cells(read(path))), path.name

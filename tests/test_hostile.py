@@ -3,7 +3,8 @@ command in a subprocess with a time limit and a memory cap.
 
 A case is a file named ``<code>--<what>.<ext>``: the conversion must end within
 seconds, print no traceback, name the file, and report ``<code>``. A fatal code
-fails the file (exit 1, one line on stderr); a tolerated one converts (exit 0).
+fails the file (exit 1, one line on stderr); a tolerated one converts (exit 1 where
+an error was said, something of the input being lost; 0 for warnings alone).
 ``ok--<what>`` is hostile by size, not by defect: it must convert, in bounds.
 No text of a local file referenced by an entity may reach any output.
 """
@@ -54,8 +55,8 @@ def test_hostile_input_ends_cleanly(case: Path, tmp_path: Path):
         assert result.returncode == 1, stderr
         assert len(stderr.strip().splitlines()) == 1, stderr
         assert not (tmp_path / "out.json").exists()
-    else:
-        assert result.returncode == 0, stderr
+    else:  # converted; exit 1 where something was lost (an error, e.g. a dropped box), 0 for warnings alone
+        assert result.returncode == (1 if ": error " in stderr else 0), stderr
         assert (tmp_path / "out.json").exists()
     outputs = stderr + result.stdout + "".join(p.read_text(errors="replace") for p in tmp_path.iterdir())
     assert "root:" not in outputs  # /etc/passwd never leaks
