@@ -145,13 +145,16 @@ def score(
     *,
     jobs: int = 1,
     join: bool = False,
+    shard: tuple[int, int] | str | None = None,
     on_document: Callable[[dict, int], None] | None = None,
     **settings: Any,
 ):
     """Score results against ground truth: two files, two folders (paired by
     name), or two :class:`Document` values, with ``metric`` and its settings
     (``variant="pubmed"``, ``compat=True``, ``pdf_dir=...``; see docs/scoring.md).
-    With ``join``, one-file-per-table results make one document each.
+    With ``join``, one-file-per-table results make one document each. With
+    ``shard=(K, N)`` (or ``"K/N"``), only the documents of shard K of N are scored;
+    :func:`convertables.scoring.shards.merge_reports` puts the N reports together.
     Returns a :class:`~convertables.scoring.ScoreReport`.
 
     >>> from convertables import read
@@ -167,4 +170,10 @@ def score(
         if not (isinstance(gt, Document) and isinstance(result, Document)):
             raise UsageError("score two documents, or two paths, not one of each")
         return score_document_pair(gt, result, chosen)
-    return score_paths(gt, result, chosen, jobs, on_document, join=join)
+    if isinstance(shard, str):
+        from .scoring.shards import parse_shard
+
+        shard = parse_shard(shard)
+    elif shard is not None and not (len(shard) == 2 and 1 <= shard[0] <= shard[1]):
+        raise UsageError(f"shard is (K, N) with 1 <= K <= N, not {shard!r}")
+    return score_paths(gt, result, chosen, jobs, on_document, join=join, shard=tuple(shard) if shard else None)

@@ -397,6 +397,9 @@ def _score_command(
     force: ForceOpt = False,
     join: Annotated[bool, typer.Option("--join", help="Results exported one file per table "
                                        "(doc-page-<p>-table-<k>.csv...) make one document each.")] = False,
+    shard: Annotated[Optional[str], typer.Option("--shard", metavar="K/N", help="Score shard K of N only (the "
+                     "documents by a hash of their names, alike on every machine); merge-reports joins the N "
+                     "JSON reports.")] = None,
     **settings,
 ) -> None:
     """Score results against ground truth.
@@ -434,11 +437,11 @@ def _score_command(
         given = {k: v for k, v in settings.items() if v is not None and v is not False}
         bar = _progress(2) if report == "text" else None
         if bar is None:
-            scored = score_files(gt, result, metric, jobs=jobs, join=join, **given)
+            scored = score_files(gt, result, metric, jobs=jobs, join=join, shard=shard, **given)
         else:
             with bar:
                 task = bar.add_task("scoring", total=None)
-                scored = score_files(gt, result, metric, jobs=jobs, join=join,
+                scored = score_files(gt, result, metric, jobs=jobs, join=join, shard=shard,
                                      on_document=lambda record, total: bar.update(task, total=total, advance=1),
                                      **given)
     except UsageError as exc:
@@ -457,6 +460,53 @@ def _score_command(
     if unwritten is not None:
         typer.echo(unwritten.format(), err=True)
     raise typer.Exit(EXIT_FAILED if scored.diagnostics or unwritten else EXIT_OK)
+
+
+@commands.command("merge-reports")
+def merge_reports(
+    reports: Annotated[list[Path], typer.Argument(help="The JSON reports of score --shard K/N --format json, "
+                                                       "one a shard.", show_default=False)],
+    output: OutputOpt = None,
+    force: ForceOpt = False,
+) -> None:
+    """Join the reports of a corpus scored in shards into the report one run gives.
+
+    Records, errors and unpaired files come in the whole run's order, and totals
+    and means are computed again from the records; the reports must be of one
+    run's shards, every shard once. Exit codes: 0 merged, 1 the merged report
+    holds errors (as score's would), 2 usage.
+
+    Examples:
+
+        convertables score --gt gt/ --result res/ --shard 1/2 --format json > s1.json
+
+        convertables merge-reports s1.json s2.json -o all.json
+    """
+    from .files import read_bytes_of, write_atomic
+    from .scoring.shards import merge_reports as merge
+
+    try:
+        loaded = []
+        for path in reports:
+            try:
+                loaded.append(json.loads(read_bytes_of(path)))
+            except InputError as exc:
+                raise UsageError(exc.diagnostic.format()) from None
+            except ValueError as exc:
+                raise UsageError(f"{path}: not a JSON report ({exc})") from None
+        merged = merge(loaded)
+        text = merged.to_json() + "\n"
+        if output is None or str(output) == "-":
+            sys.stdout.write(text)
+        else:
+            try:
+                write_atomic(output, text.encode("utf-8"), force=force)
+            except InputError as exc:
+                raise UsageError(exc.diagnostic.format()) from None
+    except UsageError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    raise typer.Exit(EXIT_FAILED if merged["errors"] else EXIT_OK)
 
 
 def _score_command_made():

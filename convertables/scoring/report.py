@@ -28,12 +28,15 @@ class ScoreReport(dict):
 
     def __init__(self, metric: str, description: dict, settings: dict, documents: list[dict], aggregate: dict,
                  unpaired_gt: list[str] = (), unpaired_result: list[str] = (),
-                 diagnostics: list[Diagnostic] = ()):
+                 diagnostics: list[Diagnostic] = (), shard: dict | None = None,
+                 error_lines: list[str] | None = None):
         self.diagnostics: list[Diagnostic] = list(diagnostics)
         """The documents' problems (unreadable files, tables too large...), one each, with their codes."""
         super().__init__(metric=metric, **description, settings=settings, documents=documents, **aggregate,
                          unpaired={"gt": list(unpaired_gt), "result": list(unpaired_result)},
-                         errors=[d.format() for d in self.diagnostics])
+                         errors=[d.format() for d in self.diagnostics] if error_lines is None else error_lines)
+        if shard is not None:  # (a shard's: where its parts stand in the whole run, for merge-reports)
+            self["shard"] = shard
 
     @property
     def total(self) -> dict:

@@ -211,9 +211,11 @@ def score_paths(
     jobs: int = 1,
     on_document: Callable[[dict, int], None] | None = None,
     join: bool = False,
+    shard: tuple[int, int] | None = None,
 ) -> ScoreReport:
     """Score every result document under ``result`` against the ground truth under ``gt``;
-    with ``join``, results exported one file per table make one document each.
+    with ``join``, results exported one file per table make one document each; with
+    ``shard = (K, N)``, only the documents of shard K of N (:mod:`.shards`).
 
     Returns the report (docs/scoring.md, "The JSON report"). ``on_document(record, total)`` is called as
     each document is done (for progress).
@@ -254,16 +256,24 @@ def score_paths(
     metric.check_pairing(pairing, settings)
     for document_pair in pairing.pairs:
         document_pair.joined = {r: joined[r] for r in document_pair.result_files if r in joined}
+    kept = _in_shard(pairing, shard)
     records = []
     diagnostics: list[Diagnostic] = []
-    for record in score_documents(pairing.pairs, settings, jobs):
-        diagnostics.extend(record.pop("diagnostics", ()))
+    error_positions: list[int] = []
+    for position, record in zip(kept, score_documents([pairing.pairs[i] for i in kept], settings, jobs)):
+        found = record.pop("diagnostics", ())
+        diagnostics.extend(found)
+        error_positions.extend([position] * len(found))
         records.append(record)
         if on_document:
-            on_document(record, len(pairing.pairs))
-    if not any(p.result_file for p in pairing.pairs):  # (scored as all missed, and said: names are the usual cause)
+            on_document(record, len(kept))
+    # (scored as all missed, and said: names are the usual cause; in shards, by the first)
+    if not any(p.result_file for p in pairing.pairs) and (shard is None or shard[0] == 1):
         diagnostics.append(Diagnostic("nothing-paired", Severity.ERROR, _nothing_paired(gt, result, pairing,
                                                                                         result_files), str(result)))
+        error_positions.append(len(pairing.pairs))
+    unpaired_gt, gt_positions = _unpaired_gt(pairing, set(kept))
+    unpaired_results, result_positions = _unpaired_results(pairing, shard)
     scored = [r for r in records if r.get("counted")]
     return ScoreReport(
         metric=metric.name,
@@ -271,10 +281,39 @@ def score_paths(
         settings=settings.as_dict(metric),
         documents=records,
         aggregate=metric.aggregate(scored, settings),
-        unpaired_gt=[str(p) for p in pairing.unpaired_gt],
-        unpaired_result=[str(p) for p in pairing.unpaired_results],
+        unpaired_gt=unpaired_gt,
+        unpaired_result=unpaired_results,
         diagnostics=diagnostics,
+        shard=None if shard is None else {
+            "index": shard[0], "count": shard[1], "documents": len(pairing.pairs), "positions": kept,
+            "error_positions": error_positions, "unpaired_gt_positions": gt_positions,
+            "unpaired_result_positions": result_positions},
     )
+
+
+def _in_shard(pairing: Pairing, shard: tuple[int, int] | None) -> list[int]:
+    """The positions of the documents scored: all, or those of shard K of N."""
+    if shard is None:
+        return list(range(len(pairing.pairs)))
+    from .shards import shard_of
+
+    return [i for i, p in enumerate(pairing.pairs) if shard_of(p.document, shard[1]) == shard[0] - 1]
+
+
+def _unpaired_gt(pairing: Pairing, kept: set[int]) -> tuple[list[str], list[int]]:
+    """The unpaired ground-truth files of the documents scored, and each one's document's position."""
+    position_of = {path: i for i, p in enumerate(pairing.pairs) if p.result_file is None for path in p.gt_files}
+    found = [(str(path), position_of.get(path, -1)) for path in pairing.unpaired_gt if position_of.get(path) in kept]
+    return [path for path, _ in found], [position for _, position in found]
+
+
+def _unpaired_results(pairing: Pairing, shard: tuple[int, int] | None) -> tuple[list[str], list[int]]:
+    """The unpaired results (of shard K of N by their documents' names), and each one's place in the whole list."""
+    if shard is not None:
+        from .shards import shard_of
+    found = [(str(path), i) for i, path in enumerate(pairing.unpaired_results)
+             if shard is None or shard_of(document_key(path), shard[1]) == shard[0] - 1]
+    return [path for path, _ in found], [position for _, position in found]
 
 
 def score_document_pair(gt: Document, result: Document, settings: ScoreSettings = ScoreSettings(),

@@ -1,0 +1,92 @@
+"""Scoring a corpus in shards, on as many machines as there are, and merging the reports.
+
+``score --shard K/N`` scores the documents whose name falls in shard K of N
+(:func:`shard_of`: a hash of the document's name, the same on every machine and
+in every run), and its JSON report carries a ``shard`` object: where each of
+its records, errors and unpaired files stands in the whole run.
+:func:`merge_reports` puts the N reports together into the report one run over
+the whole corpus gives, byte for byte: records, errors and unpaired files in the
+whole run's order, totals and means computed again from the records by the
+metric itself. This is how any scheduler (a Slurm array, a Kubernetes job) runs
+a corpus across machines.
+"""
+
+from __future__ import annotations
+
+import zlib
+from typing import Any, Iterable, Mapping
+
+from ..diagnostics import UsageError
+
+
+def shard_of(document: str, count: int) -> int:
+    """The shard (0 to count - 1) of a document, by its name: CRC-32 of its UTF-8
+    bytes, which no machine, run or hash seed changes."""
+    return zlib.crc32(document.encode("utf-8", "surrogatepass")) % count
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """``"K/N"`` -> ``(K, N)``, 1 <= K <= N (UsageError otherwise)."""
+    try:
+        index, count = (int(part) for part in text.split("/"))
+    except ValueError:
+        raise UsageError(f"--shard is K/N (shard K of N, e.g. 2/8), not {text!r}") from None
+    if not 1 <= index <= count:
+        raise UsageError(f"--shard {text}: K must be 1 to N")
+    return index, count
+
+
+def _part(report: Mapping, name: str) -> Any:
+    try:
+        return report[name]
+    except (KeyError, TypeError):
+        raise UsageError(f"not a shard's score report (no {name!r}): score with --shard K/N --format json") from None
+
+
+def merge_reports(reports: Iterable[Mapping]):
+    """The report of the whole run from the reports of its shards (the JSON
+    objects of ``score --shard K/N --format json``), every shard once."""
+    from .metric import ScoreSettings, get_metric
+    from .report import ScoreReport
+
+    reports = list(reports)
+    if not reports:
+        raise UsageError("no reports to merge")
+    first = reports[0]
+    shards = [_part(r, "shard") for r in reports]
+    count = shards[0]["count"]
+    for report, shard in zip(reports, shards):
+        for key in ("metric", "settings"):
+            if _part(report, key) != first[key]:
+                raise UsageError(f"the reports were not made alike: {key} {report[key]!r} against {first[key]!r}")
+        if shard["count"] != count or shard["documents"] != shards[0]["documents"]:
+            raise UsageError("the reports are shards of different runs (their shard counts or corpora differ)")
+    indices = sorted(s["index"] for s in shards)
+    if len(set(indices)) != len(indices):
+        raise UsageError(f"shard {next(i for i in indices if indices.count(i) > 1)} of {count} is given twice")
+    missing = sorted(set(range(1, count + 1)) - set(indices))
+    if missing:
+        raise UsageError(f"shard(s) {', '.join(map(str, missing))} of {count} missing: the merged report would "
+                         "leave their documents out")
+
+    def in_order(key: str, positions: str) -> list:
+        placed = [(position, n, value) for report, shard in zip(reports, shards)
+                  for n, (position, value) in enumerate(zip(shard[positions], _part(report, key)))]
+        return [value for *_, value in sorted(placed, key=lambda item: item[:2])]
+
+    records = in_order("documents", "positions")
+    names = [r["document"] for r in records]
+    if len(set(names)) != len(names):
+        raise UsageError("a document is in two shards' reports")
+    errors = in_order("errors", "error_positions")
+    unpaired = {side: [value for *_, value in sorted(
+        (position, n, value) for report, shard in zip(reports, shards)
+        for n, (position, value) in enumerate(zip(shard[f"unpaired_{side}_positions"], report["unpaired"][side])))]
+        for side in ("gt", "result")}
+    metric = get_metric(first["metric"])
+    settings = ScoreSettings(first["metric"], **{k: v for k, v in first["settings"].items() if k != "metric"})
+    keys = list(first)
+    description = {k: first[k] for k in keys[keys.index("metric") + 1:keys.index("settings")]}
+    return ScoreReport(first["metric"], description, dict(first["settings"]), records,
+                       metric.aggregate([r for r in records if r.get("counted")], settings),
+                       unpaired["gt"], unpaired["result"], error_lines=errors)
