@@ -393,7 +393,7 @@ def _score_command(
     metric: Annotated[str, typer.Option("--metric", help="The metric (see docs/scoring.md).")] = "structure",
     report: Annotated[str, typer.Option("--format", help="Report: text (a table on stdout), json, or csv (a row a document).")] = "text",
     per_document: Annotated[Optional[Path], typer.Option("--per-document", help="Also write per-document figures as CSV.")] = None,
-    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, show_default=False, help="Worker processes scoring documents in parallel [default: the CPUs this process may use, at most 8; 1: none; at most 4 per CPU are started].")] = None,
+    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, show_default=False, help="Worker processes scoring documents in parallel [default: the CPUs this process may use, as many as the available memory holds at 512 MiB each; 1: none; at most 4 per CPU are started].")] = None,
     force: ForceOpt = False,
     join: Annotated[bool, typer.Option("--join", help="Results exported one file per table "
                                        "(doc-page-<p>-table-<k>.csv...) make one document each.")] = False,

@@ -272,8 +272,16 @@ def test_score_uses_the_usable_cpus_unless_told(monkeypatch):
     assert invoke("score", "--gt", gt, "--result", gt, "--format", "json").exit_code == 0
     assert invoke("score", "--gt", gt, "--result", gt, "--format", "json", "--jobs", "1").exit_code == 0
     assert asked == [3, 1]
+    # every CPU, no cap of 8 (a 64-core machine uses 64), as many as the memory holds at 512 MiB each
     monkeypatch.setattr(score_runner.os, "sched_getaffinity", lambda pid: set(range(64)), raising=False)
-    assert score.default_jobs() == score_runner.MAX_DEFAULT_JOBS == 8
+    monkeypatch.setattr(score_runner, "_available_memory", lambda: 64 << 30)
+    assert score.default_jobs() == 64
+    monkeypatch.setattr(score_runner, "_available_memory", lambda: 3 << 30)
+    assert score.default_jobs() == 6
+    monkeypatch.setattr(score_runner, "_available_memory", lambda: 100 << 20)
+    assert score.default_jobs() == 1
+    monkeypatch.setattr(score_runner, "_available_memory", lambda: None)
+    assert score.default_jobs() == 64
 
 
 def test_no_more_workers_are_started_than_documents_or_four_a_cpu(monkeypatch):

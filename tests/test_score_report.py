@@ -188,3 +188,17 @@ def test_many_documents_with_several_candidates_make_one_note():
     assert _kept_notes(records + [{"document": "x"}]) == [
         f"{MAX_KEPT_NOTES + 1} documents had several candidates and kept the best "
         "(the JSON report names each one's result_file and alternatives)"]
+
+
+def test_the_text_report_says_how_many_processes_scored(tmp_path: Path, monkeypatch):
+    from convertables.scoring import runner
+
+    assert "scored in this process" in plain_text(summary(score_paths(SAMPLES / "icdar", SAMPLES / "icdar")))
+    gt = tmp_path / "gt"
+    gt.mkdir()
+    for n in range(6):
+        shutil.copy(SAMPLES / "icdar" / "sample-str.xml", gt / f"d{n}-str.xml")
+    monkeypatch.setattr(runner, "SERIAL_WORK_S", -1.0)  # a pool from the third document on
+    report = score_paths(gt, gt, ScoreSettings(), jobs=2)
+    assert report.workers == 2 and "scored in 2 worker processes" in plain_text(summary(report))
+    assert "workers" not in report  # (not in the JSON: alike however the documents were spread)

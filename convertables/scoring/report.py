@@ -29,9 +29,12 @@ class ScoreReport(dict):
     def __init__(self, metric: str, description: dict, settings: dict, documents: list[dict], aggregate: dict,
                  unpaired_gt: list[str] = (), unpaired_result: list[str] = (),
                  diagnostics: list[Diagnostic] = (), shard: dict | None = None,
-                 error_lines: list[str] | None = None):
+                 error_lines: list[str] | None = None, workers: int | None = None):
         self.diagnostics: list[Diagnostic] = list(diagnostics)
         """The documents' problems (unreadable files, tables too large...), one each, with their codes."""
+        self.workers = workers
+        """How many processes scored (this one, or the workers started); said in the text report
+        (not in the JSON's object, which is the same however the documents were spread)."""
         super().__init__(metric=metric, **description, settings=settings, documents=documents, **aggregate,
                          unpaired={"gt": list(unpaired_gt), "result": list(unpaired_result)},
                          errors=[d.format() for d in self.diagnostics] if error_lines is None else error_lines)
@@ -162,7 +165,12 @@ def _notes(report: Mapping) -> list[str]:
         *_kept_notes(report["documents"]),
         *(f"no result for ground truth {path}" for path in report["unpaired"]["gt"]),
         *(f"no ground truth for result {path}" for path in report["unpaired"]["result"]),
+        *([f"scored in {_processes(report.workers)}"] if getattr(report, "workers", None) else []),
     ]
+
+
+def _processes(workers: int) -> str:
+    return "this process" if workers == 1 else f"{workers} worker processes"
 
 
 # Beyond this many documents with several candidates, one line says how many.

@@ -132,9 +132,10 @@ def _score_pair_star(args: tuple[DocumentPair, ScoreSettings]) -> dict:
 # pool means starting worker processes: a small corpus is done before a pool would pay off.
 SERIAL_WORK_S = 0.15
 
-# The command line's default --jobs: every CPU this process may use, up to this
-# many (each worker holds its own libraries and documents: ~30-40 MiB).
-MAX_DEFAULT_JOBS = 8
+# The memory a worker is counted for when the command line picks --jobs: its own
+# libraries and documents, and room for the largest tables' work. No more workers
+# are started by default than the memory available holds at this much each.
+WORKER_MEMORY = 512 << 20
 
 
 def _usable_cpus() -> int:
@@ -144,9 +145,25 @@ def _usable_cpus() -> int:
         return os.cpu_count() or 1
 
 
+def _available_memory() -> int | None:
+    """The memory available to new processes (Linux's MemAvailable), where known."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
 def default_jobs() -> int:
-    """The number of worker processes ``convertables score`` uses unless told."""
-    return max(1, min(_usable_cpus(), MAX_DEFAULT_JOBS))
+    """The number of worker processes ``convertables score`` uses unless told:
+    every CPU this process may use, as many as the available memory holds at
+    :data:`WORKER_MEMORY` each."""
+    memory = _available_memory()
+    by_memory = max(1, memory // WORKER_MEMORY) if memory is not None else _usable_cpus()
+    return max(1, min(_usable_cpus(), by_memory))
 
 
 # Workers beyond this many a usable CPU only take turns (and memory): more are not started.
@@ -154,10 +171,13 @@ WORKERS_PER_CPU = 4
 
 
 def score_documents(
-    pairs: list[DocumentPair], settings: ScoreSettings, jobs: int = 1
+    pairs: list[DocumentPair], settings: ScoreSettings, jobs: int = 1, workers_used: list[int] | None = None
 ) -> Iterator[dict]:
     """Records in document order; with ``jobs > 1`` documents are scored in
-    worker processes unless the corpus is small (see SERIAL_WORK_S)."""
+    worker processes unless the corpus is small (see SERIAL_WORK_S). The number
+    of processes that scored (this one, or the workers) is appended to ``workers_used``."""
+    if workers_used is not None:
+        workers_used.append(1)
     if jobs <= 1 or len(pairs) < 3:
         for p in pairs:
             yield score_pair(p, settings)
@@ -179,6 +199,8 @@ def score_documents(
     from concurrent.futures import ProcessPoolExecutor  # (here: imports a single job does not need)
 
     workers = min(jobs, len(rest), WORKERS_PER_CPU * _usable_cpus())
+    if workers_used is not None:
+        workers_used[-1] = workers
     with ProcessPoolExecutor(max_workers=workers) as pool:
         yield from pool.map(_score_pair_star, [(p, settings) for p in rest],
                             chunksize=max(1, len(rest) // (workers * 32)))
@@ -260,7 +282,8 @@ def score_paths(
     records = []
     diagnostics: list[Diagnostic] = []
     error_positions: list[int] = []
-    for position, record in zip(kept, score_documents([pairing.pairs[i] for i in kept], settings, jobs)):
+    workers: list[int] = []
+    for position, record in zip(kept, score_documents([pairing.pairs[i] for i in kept], settings, jobs, workers)):
         found = record.pop("diagnostics", ())
         diagnostics.extend(found)
         error_positions.extend([position] * len(found))
@@ -284,6 +307,7 @@ def score_paths(
         unpaired_gt=unpaired_gt,
         unpaired_result=unpaired_results,
         diagnostics=diagnostics,
+        workers=workers[0] if workers else 1,
         shard=None if shard is None else {
             "index": shard[0], "count": shard[1], "documents": len(pairing.pairs), "positions": kept,
             "error_positions": error_positions, "unpaired_gt_positions": gt_positions,
