@@ -490,8 +490,6 @@ def merge_reports(
         for path in reports:
             try:
                 loaded.append(json.loads(read_bytes_of(path)))
-            except InputError as exc:
-                raise UsageError(exc.diagnostic.format()) from None
             except ValueError as exc:
                 raise UsageError(f"{path}: not a JSON report ({exc})") from None
         merged = merge(loaded)
@@ -499,10 +497,10 @@ def merge_reports(
         if output is None or str(output) == "-":
             sys.stdout.write(text)
         else:
-            try:
-                write_atomic(output, text.encode("utf-8"), force=force)
-            except InputError as exc:
-                raise UsageError(exc.diagnostic.format()) from None
+            write_atomic(output, text.encode("utf-8"), force=force)
+    except InputError as exc:  # a report that cannot be read, an output that cannot be written
+        typer.echo(exc.diagnostic.format(), err=True)
+        raise typer.Exit(EXIT_FAILED)
     except UsageError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE)

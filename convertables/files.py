@@ -81,7 +81,8 @@ def input_files(folder: Path, suffixes: Iterable[str] | None = None) -> list[Pat
 def detect_format(path: Path, data: bytes) -> Format:
     fmt = registry.detect(path, data[: registry.SNIFF_BYTES])
     if fmt is None:
-        raise _error("unknown-format", "cannot tell its format; pass --from", path)
+        raise _error("unknown-format", "cannot tell its format; pass --from (convert) or name a file with its "
+                                       "suffix", display_name(path))
     return fmt
 
 
@@ -89,9 +90,8 @@ def _mismatch(data: bytes, fmt: Format, doc: Document, diagnostics: Diagnostics)
     """Where ``fmt`` was asked for and the content is plainly another format's
     (its sniffer recognises it, ``fmt``'s does not): a document with no text is
     refused (read so, the file gave empty cells), any other is warned about."""
-    head = data[: registry.SNIFF_BYTES]
-    found = registry.sniffed(head)
-    if found is None or found is fmt or fmt.sniff(registry.as_utf8(head)):
+    found = registry.sniffed(data[: registry.SNIFF_BYTES])  # (where two sniffers take it, the first decides)
+    if found is None or found is fmt:
         return
     message = f"asked to read it as {fmt.name}, but its content is {found.name} ({found.title})"
     hint = f"drop --from, or pass --from {found.name}"

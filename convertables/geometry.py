@@ -114,7 +114,8 @@ def foreign_frame_note(frames: set[Frame], native: Frame, format_title: str, dia
         "frame-foreign",
         f"boxes are in {words.split(',')[0]}, not the {_FRAME_WORDS[native].split(',')[0]} of {format_title}; "
         "written as they are",
-        hint="pass --dpi and --page-height (or --pdf) to convert them",
+        hint=("pass --page-width and --page-height (or --pdf) to convert them" if Frame.PAGE in frames - {native}
+              else "pass --dpi and --page-height (or --pdf) to convert them"),
     )
     return f" coordinates: {words} (not {_FRAME_WORDS[native].split(',')[0]}) "
 

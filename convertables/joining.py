@@ -43,7 +43,7 @@ def per_table_name(path: Path) -> TableFile | None:
     stem = registry.without_suffix(path.name)
     for pattern in PER_TABLE_NAMES:
         match = pattern.match(stem)
-        if match:
+        if match and int(match.group("page")) >= 1:  # (pages count from 1: page 0 names no page)
             return TableFile(match.group("doc"), int(match.group("page")), int(match.group("table")), path)
     return None
 
@@ -91,6 +91,13 @@ def read_joined(table_files: list[TableFile], from_format: Format | None = None,
     from . import files
 
     diagnostics = diagnostics if diagnostics is not None else Diagnostics()
+    kept: dict[tuple[int, int], Path] = {}
+    for table_file in table_files:  # (a table exported twice, as .csv and .html: the first file kept)
+        first = kept.setdefault(table_file[1:3], table_file.path)
+        if first != table_file.path:
+            diagnostics.warning("join-duplicate", f"{table_file.path} is page {table_file.page}, table "
+                                                  f"{table_file.table} again, as {first} is: left out")
+    table_files = [f for f in table_files if kept[f[1:3]] == f.path]
 
     def read_one(path: Path) -> Document:
         data = files.read_bytes_of(path)

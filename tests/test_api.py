@@ -285,3 +285,46 @@ def test_check_takes_gt_as_a_file_as_score_does_and_says_nothing_of_names_score_
     moved = tmp_path / "moved.xml"  # the same boxes a page height lower: another frame?
     moved.write_text(gt.read_text().replace('y1="', 'y1="-9').replace('y2="', 'y2="-9'))
     assert "frame-mismatch" in {d.code for d in check([moved], gt=gt).findings}
+
+
+def test_found_in_review_the_content_decides_and_lost_cells_are_errors(tmp_path: Path):
+    from convertables.formats import abbyy, docai, textract
+
+    # an ICDAR 2013 file whose text names FineReader's namespace is no FineReader file
+    mention = tmp_path / "mention-str.xml"
+    mention.write_text((SAMPLES / "icdar" / "sample-str.xml").read_text().replace(
+        "<content>", "<content>http://www.abbyy.com/FineReader_xml/FineReader8-schema-v2.xml ", 1))
+    assert not abbyy.sniff(mention.read_bytes()) and read(mention).tables
+    # --from icdar on a FineReader file reads nothing: refused, naming abbyy
+    finereader = ROOT / "samples" / "abbyy" / "sample.xml"
+    with pytest.raises(convertables.InputError, match="its content is abbyy"):
+        read(finereader, "icdar")
+    # odd types where the readers expected strings: findings, not internal errors
+    odd_unit = {"text": "", "pages": [{"dimension": {"width": 1, "height": 1, "unit": {"a": 1}}, "tables": []}]}
+    diagnostics = convertables.Diagnostics()
+    docai.read(json.dumps(odd_unit).encode(), diagnostics)
+    block = {"Blocks": [{"BlockType": "TABLE", "Id": "t", "Relationships": [{"Type": "CHILD", "Ids": ["c"]}]},
+                        {"BlockType": "CELL", "Id": "c", "RowIndex": 1, "ColumnIndex": 1,
+                         "Relationships": [{"Type": "CHILD", "Ids": ["w"]}]},
+                        {"BlockType": ["WORD"], "Id": "w", "Text": "x"}]}
+    diagnostics = convertables.Diagnostics()
+    doc = textract.read(json.dumps(block).encode(), diagnostics)
+    assert doc.tables and "textract-relationship" in diagnostics.codes()
+    # a Textract cell left out (a number written as a string) is content lost: exit 1
+    block["Blocks"][1]["RowIndex"] = "1"
+    (tmp_path / "t.json").write_text(json.dumps(block))
+    result = CliRunner().invoke(app, ["convert", str(tmp_path / "t.json"), "--to", "json",
+                                      "-o", str(tmp_path / "o.json")])
+    assert result.exit_code == 1 and "error textract-bad-value" in result.output
+
+
+def test_the_frame_hint_names_what_converts_fractions_of_the_page():
+    from convertables.files import dumps
+    from convertables.model import BBox, Cell, Document, Frame, Region, Table
+
+    box = BBox(0.1, 0.2, 0.3, 0.4, Frame.PAGE)
+    doc = Document(tables=[Table(0, [Region(0, 1, cells=[Cell(0, 0, 0, 0, "a", bbox=box)])])])
+    diagnostics = convertables.Diagnostics()
+    dumps(doc, "icdar", diagnostics=diagnostics)
+    (foreign,) = [d for d in diagnostics if d.code == "frame-foreign"]
+    assert "--page-width and --page-height" in foreign.hint

@@ -144,3 +144,15 @@ def test_the_html_and_the_workbook_route_of_one_pandas_export_give_the_same_text
     plain = tmp_path / "plain.html"
     plain.write_text(PANDAS_HTML.replace(' class="dataframe"', ""))
     assert r"line one\nline two" in {c.content for c in read(plain).tables[0].cells()}
+
+
+def test_a_table_exported_twice_is_joined_once_and_page_0_names_no_page(tmp_path: Path):
+    folder = tmp_path / "both"
+    folder.mkdir()
+    (folder / "doc-page-1-table-1.csv").write_text("a,b\n1,2\n")
+    (folder / "doc-page-1-table-1.html").write_text("<table><tr><td>a</td><td>b</td></tr></table>")
+    report = convert(folder, tmp_path / "out", to_format="json", join=True)
+    (outcome,) = report.outcomes
+    assert len(read(tmp_path / "out" / "doc.json").tables) == 1
+    assert [d.code for d in outcome.diagnostics if d.code == "join-duplicate"] == ["join-duplicate"]
+    assert per_table_name(Path("doc-page-0-table-1.csv")) is None

@@ -100,3 +100,25 @@ def test_the_real_competition_results_in_shards(tmp_path: Path):
     whole = score(gt, res)
     merged = merge_reports([score(gt, res, shard=(k, 4)).to_dict() for k in range(1, 5)])
     assert merged.to_json() == whole.to_json() and whole.total["f1"] > 0.9
+
+
+def test_edited_or_cut_shard_reports_are_refused_in_one_line(tmp_path: Path):
+    gt, res = _corpus(tmp_path)
+    parts = [score(gt, res, shard=(k, 2)).to_dict() for k in (1, 2)]
+    cut = json.loads(json.dumps(parts[1]))
+    cut["documents"] = cut["documents"][1:]
+    with pytest.raises(UsageError, match="its documents and their places in the whole run disagree"):
+        merge_reports([parts[0], cut])
+    moved = json.loads(json.dumps(parts[1]))
+    moved["shard"]["positions"][0] = 10_000
+    with pytest.raises(UsageError, match="an edited or cut report"):
+        merge_reports([parts[0], moved])
+    typed = json.loads(json.dumps(parts[1]))
+    typed["shard"]["index"] = "2"
+    with pytest.raises(UsageError, match="malformed shard report"):
+        merge_reports([parts[0], typed])
+    (tmp_path / "s1.json").write_text(json.dumps(parts[0]))
+    (tmp_path / "out.json").write_text("{}")
+    result = CliRunner().invoke(app, ["merge-reports", str(tmp_path / "s1.json"), str(tmp_path / "nope.json"),
+                                      "-o", str(tmp_path / "out.json")])
+    assert result.exit_code == 1 and result.output.strip() == f"{tmp_path / 'nope.json'}: error read-failed no such file"

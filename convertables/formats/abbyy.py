@@ -289,8 +289,16 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
 
 # -- the format ------------------------------------------------------------------------------
 
+_ROOT_TAG = re.compile(rb"<(?:[\w.-]+:)?document\b[^>]*>")
+
+
 def sniff(head: bytes) -> bool:
-    return xml_root(head) == "document" and b"abbyy.com/FineReader_xml/" in head
+    """A <document> root whose own start tag names the FineReader namespace (the
+    URL in a cell's text of another format's file is no FineReader file)."""
+    if xml_root(head) != "document":
+        return False
+    tag = _ROOT_TAG.search(head)
+    return tag is not None and b"abbyy.com/FineReader_xml/" in tag.group()
 
 
 FORMAT = Format("abbyy", "ABBYY FineReader XML (FineReader 6, 8, 10)", (".xml",), sniff, ("structure",), read,

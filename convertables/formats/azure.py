@@ -87,7 +87,12 @@ class _Problems:
     def report(self) -> None:
         for code, (message, count) in self.found.items():
             more = f" (and {count - 1} more with this code)" if count > 1 else ""
-            self.diagnostics.warning(code, f"{self.where}: {message}{more}")
+            # (a cell left out is content lost: an error, as for every format; the rest is mended)
+            say = self.diagnostics.error if code in _LOSSES else self.diagnostics.warning
+            say(code, f"{self.where}: {message}{more}")
+
+
+_LOSSES = {"azure-cell-dropped", "azure-table-dropped"}
 
 
 def _said(value: Any) -> str:
@@ -240,7 +245,7 @@ def _table(table_id: int, raw: Any, geometry: _Geometry, diagnostics: Diagnostic
     v2 = v2_page is not None
     where = f"table {table_id}" + (f" (page {v2_page})" if v2 else "")
     if type(raw) is not dict or type(raw.get("cells")) is not list:
-        diagnostics.warning("azure-table-dropped", f"{where}: not an object with a list of cells; left out")
+        diagnostics.error("azure-table-dropped", f"{where}: not an object with a list of cells; left out")
         return None
     problems = _Problems(diagnostics, where)
     counts = [_index(raw.get(key)) for key in (("rows", "columns") if v2 else ("rowCount", "columnCount"))]
@@ -346,7 +351,7 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
         for entry in _list(result, "pageResults", diagnostics):
             page = _index(entry.get("page")) if type(entry) is dict else None
             if not page:
-                diagnostics.warning("azure-table-dropped", "a pageResults entry without a page number; its tables "
+                diagnostics.error("azure-table-dropped", "a pageResults entry without a page number; its tables "
                                                            "are left out")
                 continue
             tables = entry.get("tables")

@@ -97,6 +97,10 @@ def _get(obj: dict, name: str) -> Any:
     return obj.get(_PROTO_NAMES[name]) if value is None else value
 
 
+# What the messages of lost content say (a cell passed over, a box left out).
+_LOSSES = ("passed over", "no box", "without a box", "left out")
+
+
 class _At(tuple):
     """Where a cell is (its row's path and its position), made into text only when said."""
 
@@ -124,6 +128,8 @@ class _Reader:
 
     def said(self) -> None:
         for code, (severity, messages, count) in self.notes.items():
+            if severity == "warning" and any(_LOST in m for m in messages for _LOST in _LOSSES):
+                severity = "error"  # (a cell or box passed over is content lost: an error, as for every format)
             say = getattr(self.diagnostics, severity)
             for message in messages:
                 say(code, message)
@@ -325,7 +331,7 @@ class _Reader:
             width, height = number(dimension.get("width")), number(dimension.get("height"))
             unit = dimension.get("unit")
             if width is not None and height is not None and width > 0 and height > 0:
-                if unit in _UNITS or unit is None:
+                if unit is None or (isinstance(unit, str) and unit in _UNITS):
                     frame, scale = _UNITS[unit or "pixels"]
                     doc.pages.append(Page(page_number, width * scale, height * scale, frame))
                 else:

@@ -87,7 +87,9 @@ class _Findings:
     def report(self, diagnostics: Diagnostics) -> None:
         for (code, kind), (count, example) in self.seen.items():
             times = f"{count} times; first: " if count > 1 else ""
-            diagnostics.warning(code, f"{kind} ({times}{example})")
+            # (something left out, a cell, its text or its box, is content lost: an error, as for every format)
+            lost = "left out" in kind or kind.endswith("no box")
+            (diagnostics.error if lost else diagnostics.warning)(code, f"{kind} ({times}{example})")
 
 
 def _short(value) -> str:
@@ -194,7 +196,7 @@ class _Reader:
         for _, child in self.related(block, ("CHILD",)):
             child_type = child.get("BlockType")
             value = child.get("Text") if child_type == "WORD" else child.get("SelectionStatus")
-            if child_type not in TEXT_BLOCKS:
+            if not isinstance(child_type, str) or child_type not in TEXT_BLOCKS:
                 self.unexpected(block, child)
             elif type(value) is str:
                 if value:

@@ -43,6 +43,26 @@ def _part(report: Mapping, name: str) -> Any:
         raise UsageError(f"not a shard's score report (no {name!r}): score with --shard K/N --format json") from None
 
 
+def _check_shard(report: Mapping, shard: Any) -> None:
+    """A shard's report whose parts say where they stand, one place each (UsageError otherwise)."""
+    def whole_numbers(value) -> bool:
+        return isinstance(value, list) and all(type(v) is int and v >= 0 for v in value)
+
+    if not isinstance(shard, dict) or any(type(shard.get(k)) is not int for k in ("index", "count", "documents")):
+        raise UsageError("a malformed shard report: its shard's index, count and documents are not numbers")
+    for parts, positions in (("documents", "positions"), ("errors", "error_positions")):
+        if not whole_numbers(shard.get(positions)) or not isinstance(report.get(parts), list) or (
+                len(shard[positions]) != len(report[parts])):
+            raise UsageError(f"shard {shard['index']} of {shard['count']}: its {parts} and their places in the "
+                             "whole run disagree (an edited or cut report?)")
+    for side in ("gt", "result"):
+        listed = report.get("unpaired", {}).get(side) if isinstance(report.get("unpaired"), dict) else None
+        if not whole_numbers(shard.get(f"unpaired_{side}_positions")) or not isinstance(listed, list) or (
+                len(listed) != len(shard[f"unpaired_{side}_positions"])):
+            raise UsageError(f"shard {shard['index']} of {shard['count']}: its unpaired files and their places "
+                             "disagree (an edited or cut report?)")
+
+
 def merge_reports(reports: Iterable[Mapping]):
     """The report of the whole run from the reports of its shards (the JSON
     objects of ``score --shard K/N --format json``), every shard once."""
@@ -50,10 +70,14 @@ def merge_reports(reports: Iterable[Mapping]):
     from .report import ScoreReport
 
     reports = list(reports)
+    if not all(isinstance(r, Mapping) for r in reports):
+        raise UsageError("not a shard's score report (not a JSON object)")
     if not reports:
         raise UsageError("no reports to merge")
     first = reports[0]
     shards = [_part(r, "shard") for r in reports]
+    for report, shard in zip(reports, shards):
+        _check_shard(report, shard)
     count = shards[0]["count"]
     for report, shard in zip(reports, shards):
         for key in ("metric", "settings"):
@@ -75,9 +99,14 @@ def merge_reports(reports: Iterable[Mapping]):
         return [value for *_, value in sorted(placed, key=lambda item: item[:2])]
 
     records = in_order("documents", "positions")
-    names = [r["document"] for r in records]
+    names = [r.get("document") if isinstance(r, dict) else None for r in records]
     if len(set(names)) != len(names):
         raise UsageError("a document is in two shards' reports")
+    positions = [p for s in shards for p in s["positions"]]
+    if (len(set(positions)) != len(positions) or len(records) != shards[0]["documents"]
+            or any(p >= shards[0]["documents"] for p in positions)):
+        raise UsageError(f"the shards hold {len(records)} documents in {len(set(positions))} places; the whole run "
+                         f"had {shards[0]['documents']} (an edited or cut report?)")
     errors = in_order("errors", "error_positions")
     unpaired = {side: [value for *_, value in sorted(
         (position, n, value) for report, shard in zip(reports, shards)
