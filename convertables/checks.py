@@ -109,7 +109,8 @@ def _frame_rules(boxes: list, with_pdf: bool, diagnostics: Diagnostics) -> None:
         diagnostics.warning(
             "frame-pixels", f"boxes reach {max(max(b.x2, b.y2) for b in boxes):g}, beyond any common page size "
                             "in points: image pixels?",
-            hint="convert with --dpi and --page-height (or --pdf / --image)",
+            hint="if they are pixels, origin top-left: convertables convert FILE --box-frame image --dpi DPI "
+                 "--page-height POINTS --to icdar -o FIXED-str.xml (or --pdf / --image for the sizes)",
         )
     elif any(min(b.x1, b.y1) < -TOLERANCE_PT for b in boxes):
         diagnostics.warning(

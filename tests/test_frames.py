@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from lxml import etree
 
-from convertables import registry
+from convertables import read, registry
 from convertables.diagnostics import Diagnostics
 from convertables.geometry import PageFrame, convert_box
 from convertables.model import BBox, Cell, Document, Frame, Region, Table
@@ -199,3 +199,24 @@ def test_fractions_of_the_page_convert_to_points_and_pixels_with_the_page_size(t
     diagnostics = Diagnostics()
     kept = dumps(doc, "icdar", WriteOptions(page_height=792), diagnostics)  # no width: written as they are, said
     assert b'x1="0.1"' in kept and {"frame-unknown", "frame-foreign"} <= set(diagnostics.codes())
+
+
+def test_the_frame_pixels_hint_is_a_command_that_fixes_the_file(tmp_path):
+    """ICDAR 2013 boxes written in pixels, origin top-left, as some tools do: check says so and names
+    the command; --box-frame image with --dpi and --page-height converts them to points."""
+    from convertables.checks import check_paths
+
+    source = tmp_path / "px-str.xml"
+    source.write_text('<document filename="px.pdf"><table id="1"><region id="1" page="1">'
+                      '<bounding-box x1="300" y1="600" x2="1500" y2="900"/>'
+                      '<cell id="1" start-col="0" start-row="0"><bounding-box x1="300" y1="600" x2="900" y2="900"/>'
+                      '<content>a</content></cell></region></table></document>')
+    (finding,) = [f for f in check_paths([source]) if f.code == "frame-pixels"]
+    assert "--box-frame image --dpi DPI --page-height POINTS" in finding.hint
+    fixed = tmp_path / "fixed-str.xml"
+    result = invoke("convert", source, "--box-frame", "image", "--dpi", "300", "--page-height", "792", "--to", "icdar",
+                    "-o", fixed)
+    assert result.exit_code == 0, result.output
+    cell = read(fixed).tables[0].regions[0].cells[0]
+    assert (cell.bbox.x1, cell.bbox.y1, cell.bbox.x2, cell.bbox.y2) == (72, 576, 216, 648)  # 300 dpi, y flipped
+    assert [f.code for f in check_paths([fixed]) if f.severity.value != "info"] == []

@@ -482,7 +482,14 @@ class _Reader:
 
 def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Document:
     root = parse_xml(data, diagnostics)
-    return _Reader(diagnostics, options).document(root)
+    doc = _Reader(diagnostics, options).document(root)
+    if options.box_frame == "image":  # (a tool wrote pixels, origin top-left, where the format wants points)
+        for table in doc.tables:
+            for region in table.regions:
+                for holder in (region, *region.cells):
+                    if holder.bbox is not None:
+                        holder.bbox = holder.bbox._replace(frame=Frame.IMAGE)
+    return doc
 
 
 # -- writing ---------------------------------------------------------------------------
@@ -621,6 +628,9 @@ FORMAT = Format(
     options=(
         Option("keep_instructions", "--keep-instructions", bool,
                "ICDAR 2013 input: keep the instruction elements (skipped by default).", False),
+        Option("box_frame", "--box-frame", str, "ICDAR 2013 input: the frame its boxes are really in: pdf (points, "
+               "origin bottom-left, the format's) or image (pixels, origin top-left, as some tools write them; "
+               "with --dpi and --page-height the output's boxes are converted).", "pdf", choices=("pdf", "image")),
         Option("model", "--model", str, "ICDAR 2013 output model: auto (structure when there are cells), "
                "structure or region.", "auto", "write", choices=("auto", "structure", "region")),
         Option("keep_blank", "--keep-blank", bool, "ICDAR 2013 output: write blank cells too.", False, "write"),
