@@ -393,6 +393,7 @@ def _score_command(
     metric: Annotated[str, typer.Option("--metric", help="The metric (see docs/scoring.md).")] = "structure",
     report: Annotated[str, typer.Option("--format", help="Report: text (a table on stdout), json, or csv (a row a document).")] = "text",
     per_document: Annotated[Optional[Path], typer.Option("--per-document", help="Also write per-document figures as CSV.")] = None,
+    records: Annotated[Optional[Path], typer.Option("--records", help="Also write each document's record as a JSON line, as it is scored (JSON Lines).")] = None,
     jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, show_default=False, help="Worker processes scoring documents in parallel [default: the CPUs this process may use, as many as the available memory holds at 512 MiB each; 1: none; at most 4 per CPU are started].")] = None,
     force: ForceOpt = False,
     join: Annotated[bool, typer.Option("--join", help="Results exported one file per table "
@@ -424,33 +425,56 @@ def _score_command(
     from .scoring import default_jobs
     from .scoring.report import per_document_csv
 
+    lines = None
     try:
         chosen = reporter(report, "score")
-        if per_document is not None:
+        for path in (per_document, records):
+            if path is None:
+                continue
             from .scoring.pairing import among_inputs
 
-            if among_inputs(per_document, gt, result):
-                raise UsageError(f"{per_document} is one of the inputs; refused even with --force")
-            if per_document.exists() and not force:
-                raise UsageError(f"{per_document} exists already; pass --force to replace it")
+            if among_inputs(path, gt, result):
+                raise UsageError(f"{path} is one of the inputs; refused even with --force")
+            if path.exists() and not force:
+                raise UsageError(f"{path} exists already; pass --force to replace it")
         jobs = default_jobs() if jobs is None else jobs
         given = {k: v for k, v in settings.items() if v is not None and v is not False}
+        if records is not None:
+            from .files import AtomicLines
+
+            lines = AtomicLines(records, force=force)
         bar = _progress(2) if report == "text" else None
+        task = bar.add_task("scoring", total=None) if bar is not None else None
+
+        def on_document(record: dict, total: int) -> None:
+            if lines is not None:  # (as each is scored: a long run's records can be followed)
+                lines.write(json.dumps(record))
+            if bar is not None:
+                bar.update(task, total=total, advance=1)
+
         if bar is None:
-            scored = score_files(gt, result, metric, jobs=jobs, join=join, shard=shard, **given)
+            scored = score_files(gt, result, metric, jobs=jobs, join=join, shard=shard, on_document=on_document,
+                                 **given)
         else:
             with bar:
-                task = bar.add_task("scoring", total=None)
                 scored = score_files(gt, result, metric, jobs=jobs, join=join, shard=shard,
-                                     on_document=lambda record, total: bar.update(task, total=total, advance=1),
-                                     **given)
+                                     on_document=on_document, **given)
     except UsageError as exc:
+        if lines is not None:
+            lines.discard()
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE)
     except KeyboardInterrupt:
+        if lines is not None:
+            lines.discard()
         typer.echo("interrupted", err=True)
         raise typer.Exit(EXIT_INTERRUPTED)
     unwritten = None
+    if lines is not None:
+        try:
+            lines.close()
+        except InputError as exc:
+            unwritten = exc.diagnostic
     if per_document is not None:
         try:
             write_atomic(per_document, per_document_csv(scored).encode("utf-8"), force=force)

@@ -238,6 +238,43 @@ def write(
     write_atomic(path, dumps(doc, fmt.name, options, diagnostics), force=force)
 
 
+class AtomicLines:
+    """A file written a line at a time, as the lines come (into a temporary
+    file beside it), and put in place whole by :meth:`close`, as write_atomic
+    does: until then readers see the old file or none."""
+
+    def __init__(self, path: Path, force: bool = False):
+        import tempfile
+
+        self.path, self.force = path, force
+        if not force and path.exists():
+            raise _error("output-exists", "exists already; pass --force to replace it", path)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name[:40]}.", suffix=".part")
+        except OSError as exc:
+            raise _error("write-failed", f"cannot be written: {exc.strerror or exc}", path) from None
+        self.tmp = Path(name)
+        self.handle = os.fdopen(fd, "w", encoding="utf-8")
+
+    def write(self, line: str) -> None:
+        self.handle.write(line + "\n")
+        self.handle.flush()
+
+    def close(self) -> None:
+        """Put the file in place (InputError where it cannot be)."""
+        self.handle.close()
+        try:
+            write_atomic(self.path, self.tmp.read_bytes(), force=self.force)
+        finally:
+            self.discard()
+
+    def discard(self) -> None:
+        if not self.handle.closed:
+            self.handle.close()
+        self.tmp.unlink(missing_ok=True)
+
+
 def write_atomic(path: Path, data: bytes, force: bool = False) -> None:
     """Write ``data`` to ``path`` so that readers see the old file or the whole
     new one, never a part; without ``force`` an existing file is left alone

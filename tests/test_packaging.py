@@ -85,10 +85,10 @@ def _clean_copy(destination: Path) -> Path:
 def _have_build() -> bool:
     # (Not find_spec("build"): from the checkout, its ignored build/ folder is a namespace package.)
     try:
-        from build import ProjectBuilder  # noqa: F401
+        import build
     except ImportError:
         return False
-    return True
+    return hasattr(build, "ProjectBuilder")
 
 
 @pytest.mark.skipif(not _have_build(), reason="the 'build' package is not installed (pip install build to run this test)")

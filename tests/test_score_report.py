@@ -202,3 +202,24 @@ def test_the_text_report_says_how_many_processes_scored(tmp_path: Path, monkeypa
     report = score_paths(gt, gt, ScoreSettings(), jobs=2)
     assert report.workers == 2 and "scored in 2 worker processes" in plain_text(summary(report))
     assert "workers" not in report  # (not in the JSON: alike however the documents were spread)
+
+
+def test_records_are_written_as_json_lines_as_documents_are_scored(tmp_path: Path):
+    import json
+
+    gt = tmp_path / "gt"
+    gt.mkdir()
+    for n in range(3):
+        shutil.copy(SAMPLES / "icdar" / "sample-str.xml", gt / f"d{n}-str.xml")
+    out = tmp_path / "records.jsonl"
+    runner = CliRunner()
+    result = runner.invoke(app, ["score", "--gt", str(gt), "--result", str(gt), "--records", str(out),
+                                 "--format", "json", "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    lines = out.read_text().splitlines()
+    assert [json.loads(line) for line in lines] == json.loads(result.stdout)["documents"]
+    again = runner.invoke(app, ["score", "--gt", str(gt), "--result", str(gt), "--records", str(out)])
+    assert again.exit_code == 2 and "exists already; pass --force" in again.output
+    inside = runner.invoke(app, ["score", "--gt", str(gt), "--result", str(gt), "--records", str(gt / "x-str.xml")])
+    assert inside.exit_code == 2 and "is one of the inputs" in inside.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["gt", "records.jsonl"]  # no temporary file left
