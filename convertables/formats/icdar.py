@@ -621,6 +621,19 @@ def validate(data: bytes, diagnostics: Diagnostics, model: str | None = None) ->
     if model is None:
         model = "structure" if next(root.iter("cell"), None) is not None else "region"
     diagnostics.extend(validate_xml(root, model, diagnostics.file))
+    # Spaces around a number: the schema's integers and Python's int() take " 1", the
+    # official tool (Java's Integer.parseInt) stops on it.
+    for element in root.iter("{*}table", "{*}region", "{*}cell"):
+        for name in _SPACED_NUMBER_ATTRIBUTES:
+            value = element.get(name)
+            if value is not None and value != value.strip() and value.strip():
+                diagnostics.error("index-spaces", f"<{local_name(element.tag)}> {name}={value!r}: spaces around the "
+                                                  "number, on which the official ICDAR 2013 tool fails",
+                                  line=element.sourceline)
+
+
+_SPACED_NUMBER_ATTRIBUTES = ("id", "page", "start-row", "end-row", "start-col", "end-col", "row-increment",
+                             "col-increment")
 
 
 FORMAT = Format(
