@@ -129,6 +129,11 @@ def _name_rules(path: Path, doc: Document, diagnostics: Diagnostics) -> None:
             "file-name", f"the name does not say the model; the competition named a {actual} file <doc>-"
                          f"{'str' if actual == 'structure' else 'reg'}-result.xml (score pairs this name too)",
         )
+    elif named == "region" and actual == "structure" and doc.tables:
+        diagnostics.error("file-name", "the name says region model, the content is the structure model: the "
+                                       "official tool takes the first bounding-box under each region (its first "
+                                       "cell's) for the region's", hint="write the region model: convertables "
+                                       "convert FILE --to icdar --model region -o FILE-reg-result.xml")
     elif named != actual and doc.tables:
         diagnostics.warning("file-name", f"the name says {named} model, the content is the {actual} model")
 
