@@ -92,6 +92,11 @@ class Cell:
     header: bool = False
     # A tuple, not a list: most cells have none, and a shared () costs nothing to make.
     instructions: tuple[Instruction, ...] = ()
+    # The cell's text as the source's tokens where the source has markup in it:
+    # one token a character, and inline tags as tokens of their own ("<b>", "</b>"),
+    # as PubTabNet's cell tokens are. TEDS compares these; None: the content's
+    # characters are all there is.
+    markup: tuple[str, ...] | None = None
 
     @property
     def is_unknown(self) -> bool:
@@ -132,6 +137,12 @@ class Table:
 
     id: int
     regions: list[Region] = field(default_factory=list)
+    # The source's own HTML skeleton where it has one (HTML, PubTabNet): PubTabNet's
+    # structure tokens ("<thead>", "<tr>", "<td>", or "<td", ' colspan="2"', ">",
+    # then "</td>", ...), one cell opening per cell in the order of ``cells()``.
+    # TEDS builds its tree from it (row groups, <th> against <td>); without it, from
+    # the grid.
+    html_structure: tuple[str, ...] | None = None
 
     @property
     def page(self) -> int | None:

@@ -217,6 +217,7 @@ def _table(table_id: int, rows: list[tuple[int, list[str]]], page: int, keep_lab
             cell.id = cell.bbox = None
             cell.header = False
             cell.instructions = ()
+            cell.markup = None
             append(cell)
     first_line = rows[0][0]
     lengths = {len(fields) for _, fields in rows}

@@ -141,10 +141,16 @@ class _Model:
         self.growing: list[Cell] = []
         self.overlaps = 0
         self.bad_spans: list[str] = []
+        self.structure: list[str] = []
+        """The table's skeleton as PubTabNet's structure tokens (Table.html_structure)."""
 
     def row(self, elements) -> None:
-        """One row: ``elements`` are the row's children; those that are not
-        ``<td>`` or ``<th>`` are passed over."""
+        """One row: ``elements`` are the row's children (a ``<tr>``, or a run of
+        cells outside one); those that are not ``<td>`` or ``<th>`` are passed over."""
+        structure = self.structure
+        in_tr = elements.__class__ is not list
+        if in_tr:
+            structure.append("<tr>")
         y = self.y
         height = self.height
         if height == y:
@@ -182,21 +188,37 @@ class _Model:
                     y1 = y + rowspan - 1
                     if y1 >= height:
                         height = y1 + 1
+                if colspan != 1 or rowspan != 1:
+                    structure.append("<" + tag)
+                    if rowspan != 1:
+                        structure.append(f' rowspan="{rowspan}"')
+                    if colspan != 1:
+                        structure.append(f' colspan="{colspan}"')
+                    structure.append(">")
+                else:
+                    structure.append("<td>" if tag == "td" else "<th>")
             else:  # most cells have no attributes at all: one slot
                 x1 = x
                 y1 = y
+                structure.append("<td>" if tag == "td" else "<th>")
+            structure.append("</td>" if tag == "td" else "</th>")
             if x1 >= width:
                 width = x1 + 1
             if len(element):
                 text = cell_text(element)
+                markup = cell_markup(element)
+                if len(markup) == len(text) and "".join(markup) == text:
+                    markup = None
             else:  # cell_text's common case, inline: text only
-                text = element.text
+                raw = text = element.text
                 if text:
                     text = text.strip()
                     if not text.isprintable() or "  " in text:
                         text = _WS.sub(" ", text)
+                    markup = None if raw == text else tuple(raw)
                 else:
                     text = ""
+                    markup = None
             cell = _new(Cell)  # (every field set, as Cell(y, x, y1, x1, text, header=tag == "th") sets them)
             cell.start_row = y
             cell.start_col = x
@@ -206,6 +228,7 @@ class _Model:
             cell.id = cell.bbox = None
             cell.header = tag == "th"
             cell.instructions = ()
+            cell.markup = markup
             if k < n and intervals[k][0] <= x1:
                 self.overlaps += 1  # a table model error: two cells on one slot
             cells.append(cell)
@@ -214,6 +237,8 @@ class _Model:
                 if y1 == _GROWING:
                     self.growing.append(cell)
             x = x1 + 1
+        if in_tr:
+            structure.append("</tr>")
         self.y = y + 1
         self.height = height
         self.width = width
@@ -264,15 +289,19 @@ def form_table(table_el) -> _Model:
             pending_tfoot.append(child)
         elif name == "thead" or name == "tbody":
             model.end_row_group()
+            model.structure.append(f"<{name}>")
             for row in _rows_of(child):
                 model.row(row)
+            model.structure.append(f"</{name}>")
             model.end_row_group()
     for row in _rows_of(loose):
         model.row(row)
     model.end_row_group()
-    for tfoot in pending_tfoot:
+    for tfoot in pending_tfoot:  # the skeleton follows the cells' order: footers last
+        model.structure.append("<tfoot>")
         for row in _rows_of(tfoot):
             model.row(row)
+        model.structure.append("</tfoot>")
         model.end_row_group()
     return model
 
@@ -331,6 +360,37 @@ def cell_text(element) -> str:
     # Line breaks (from <br> and block boundaries) separate lines; empty lines go.
     lines = (line.strip() for line in _WS.sub(" ", "".join(parts)).split(_BREAK))
     return "\n".join(line for line in lines if line)
+
+
+def cell_markup(element) -> tuple[str, ...]:
+    """The cell's tokens as TEDS reads a cell (PubTabNet's ``metric.py``): each
+    character of every text run as given (whitespace included), and each element
+    inside as ``<tag>`` ... ``</tag>`` tokens of its own, its tail after it.
+    Comments and processing instructions are no tokens; their tails are text.
+    Walked without recursion, as :func:`cell_text` is."""
+    tokens: list[str] = list(element.text or "")
+    stack = [iter(element)]
+    closing: list[tuple[str, str | None]] = []  # for each element entered: its closing tag and its tail
+    while stack:
+        for child in stack[-1]:
+            tag = child.tag
+            if tag.__class__ is str:
+                tokens.append(f"<{tag}>")
+                if child.text:
+                    tokens.extend(child.text)
+                stack.append(iter(child))
+                closing.append((f"</{tag}>", child.tail))
+                break
+            if child.tail:
+                tokens.extend(child.tail)
+        else:
+            stack.pop()
+            if closing:
+                end, tail = closing.pop()
+                tokens.append(end)
+                if tail:
+                    tokens.extend(tail)
+    return tuple(tokens)
 
 
 # -- reading ---------------------------------------------------------------------------------
@@ -601,7 +661,10 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
                     diagnostics.info("pandas-labels", f"table {table_index}: pandas' default integer header row "
                                                       "and index column dropped (--keep-index keeps them)",
                                      line=element.sourceline)
-            table = Table(table_index, [Region(0, explicit or page, cells=cells)])
+            # The skeleton holds one opening per cell formed; where pandas' labels were
+            # dropped it no longer fits the cells, and TEDS builds its tree from the grid.
+            structure = tuple(model.structure) if cells is model.cells else None
+            table = Table(table_index, [Region(0, explicit or page, cells=cells)], structure)
             doc.tables.append(table)
             if model.overlaps:
                 suspects.append((table.id, table.regions[0]))

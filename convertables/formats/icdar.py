@@ -406,6 +406,7 @@ class _Reader:
             cell.bbox = None
             cell.header = header
             cell.instructions = ()
+            cell.markup = None
             append(cell)
         return cells
 

@@ -232,6 +232,7 @@ def _tables(entries: list, split: bool) -> list[list[Cell]]:
             cell.id = cell.bbox = None
             cell.header = bold
             cell.instructions = ()
+            cell.markup = None
             append(cell)
         tables.append(cells)
     return tables
