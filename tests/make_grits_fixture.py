@@ -119,6 +119,14 @@ def generated(bench, seed: int = 2026) -> list[dict]:
             if rng.random() < 0.3:
                 cell[4] = rng.choice(("71.715", "51.2", "1.5", "2.5"))
         items.append({"true": gt, "pred": result})
+    # few distinct texts and spans, independent grids: ties everywhere in the alignments
+    for k in range(40):
+        gt = bench.make_table(rng, rng.randint(1, 5), rng.randint(1, 5), span_rate=0.3)
+        result = bench.make_table(rng, rng.randint(1, 5), rng.randint(1, 5), span_rate=0.3)
+        for cell in gt + result:
+            cell[4] = rng.choice(("a", "b", "ab", ""))
+            cell[5] = [round(v / 20) * 20.0 for v in cell[5]]
+        items.append({"true": gt, "pred": result})
     # long texts (difflib's autojunk from 200 characters on)
     for k in range(3):
         gt = bench.make_table(rng, 2, 3)

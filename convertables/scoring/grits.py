@@ -292,16 +292,19 @@ def fscore(matched: float, n_true: int, n_pred: int) -> tuple[float, float, floa
 
 # -- per table ------------------------------------------------------------------------------
 
-def _boxes(grid: TableGrid) -> tuple[np.ndarray, np.ndarray] | None:
-    """Each cell's box (n + 1, 4), the last row standing for "no box", and each
-    position's index in it; None when no cell has a box."""
-    if not any(cell.bbox is not None for cell in grid.cells):
-        return None
-    boxes = np.array([(c.bbox.x1, c.bbox.y1, c.bbox.x2, c.bbox.y2) if c.bbox is not None else (0, 0, 0, 0)
-                      for c in grid.cells] + [(0, 0, 0, 0)], dtype=np.float64)
+def _boxes(grid: TableGrid) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each cell's box (n, 4; zeros where it has none), whether it has one, and
+    each position's index among the cells, a hole's being n (no box)."""
     has_box = np.array([c.bbox is not None for c in grid.cells] + [False])
+    boxes = np.array([(c.bbox.x1, c.bbox.y1, c.bbox.x2, c.bbox.y2) if c.bbox is not None else (0.0, 0.0, 0.0, 0.0)
+                      for c in grid.cells] + [(0.0, 0.0, 0.0, 0.0)], dtype=np.float64)
     index = np.where(grid.cell_of >= 0, grid.cell_of, len(grid.cells))
-    return np.where(has_box[:, None], boxes, np.nan), index
+    return boxes, has_box, index
+
+
+def box_frames(grid: TableGrid) -> set:
+    """The frames of the boxes of a grid's cells (empty: no cell has a box)."""
+    return {c.bbox.frame for c in grid.cells if c.bbox is not None}
 
 
 def _texts(grid: TableGrid) -> tuple[list[str], np.ndarray]:
@@ -315,8 +318,9 @@ def _texts(grid: TableGrid) -> tuple[list[str], np.ndarray]:
 
 def grits_scores(gt: Table, result: Table, true_iou_loc: bool = False) -> dict[str, float]:
     """GriTS of one predicted table against its ground truth: ``grits_top``,
-    ``grits_con`` and, where both tables have cell boxes, ``grits_loc``, each
-    with ``grits_precision_*`` and ``grits_recall_*`` (the reference's names).
+    ``grits_con`` and, where both tables have cell boxes (in one frame), ``grits_loc``,
+    each with ``grits_precision_*`` and ``grits_recall_*`` (the reference's names).
+    A position whose cell has no box scores 0 for GriTS_Loc.
     ``true_iou_loc``: GriTS_Loc with the true IoU instead of the reference's."""
     return grits_of_grids(table_grid(gt), table_grid(result), true_iou_loc)
 
@@ -339,12 +343,12 @@ def grits_of_grids(true: TableGrid, pred: TableGrid, true_iou_loc: bool = False)
     pred_texts, pred_text_index = _texts(pred)
     put("con", matched_similarity(lcs_similarity(true_texts, pred_texts), true_text_index, pred_text_index))
 
-    true_boxes, pred_boxes = _boxes(true), _boxes(pred)
-    if true_boxes is not None and pred_boxes is not None:
-        iou = true_iou if true_iou_loc else enclosing_iou
-        similarity = np.nan_to_num(iou(np.nan_to_num(true_boxes[0]), np.nan_to_num(pred_boxes[0])))
-        # a position without a box matches nothing
-        similarity[np.isnan(true_boxes[0][:, 0]), :] = 0.0
-        similarity[:, np.isnan(pred_boxes[0][:, 0])] = 0.0
-        put("loc", matched_similarity(similarity, true_boxes[1], pred_boxes[1]))
+    frames = box_frames(true)
+    if frames and len(frames) == 1 and box_frames(pred) == frames:
+        true_boxes, true_has, true_box_index = _boxes(true)
+        pred_boxes, pred_has, pred_box_index = _boxes(pred)
+        similarity = (true_iou if true_iou_loc else enclosing_iou)(true_boxes, pred_boxes)
+        similarity[~true_has, :] = 0.0  # a position without a box matches nothing
+        similarity[:, ~pred_has] = 0.0
+        put("loc", matched_similarity(similarity, true_box_index, pred_box_index))
     return out
