@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping
 
 from ..model import Document, Table
-from .metric import IGNORE_PAGE, Metric, ScoreSettings
+from .metric import Metric, ScoreSettings
 from .report import Summary, notes
 
 
