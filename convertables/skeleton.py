@@ -6,7 +6,9 @@ table read from HTML or PubTabNet keeps its source's own
 made from its grid, as PubTabNet's tables are made: the leading rows whose
 cells are all header cells in ``<thead>``, the rest in ``<tbody>``, a ``<tr>``
 for every row (also one that only spanning cells from above cover), and a
-``<td>`` for every cell in row-major order, its spans as attributes.
+``<td>`` for every cell in row-major order, its spans as attributes. A slot no
+cell covers gets an empty ``<td>`` of its own, as in PubTabNet, where every
+slot of the grid is some cell's (ICDAR 2013 files leave empty cells out).
 """
 
 from __future__ import annotations
@@ -73,19 +75,40 @@ def derived_skeleton(table: Table) -> tuple[list[str], list[Cell]]:
         if not starting or not all(entry[4].header for entry in starting):
             break
         header_rows += 1
+    width = max(entry[3] for entry in cells) + 1
     tokens: list[str] = []
     ordered: list[Cell] = []
+    covering: list[tuple[int, int, int]] = []  # (first column, last column, last row) of cells from rows above
+
+    def fill(row: int, x: int, to: int) -> int:
+        """Empty cells on the free slots of ``row`` from column ``x`` up to ``to``."""
+        while x < to:
+            cover = next((c for c in covering if c[0] <= x <= c[1]), None)
+            if cover is not None:
+                x = cover[1] + 1
+                continue
+            tokens.extend(("<td>", "</td>"))
+            ordered.append(Cell(row, x, row, x, ""))
+            x += 1
+        return x
+
     for group, rows in (("thead", range(first_row, first_row + header_rows)),
                         ("tbody", range(first_row + header_rows, last_row + 1))):
         if not rows:
             continue
         tokens.append(f"<{group}>")
         for row in rows:
+            covering = [c for c in covering if c[2] >= row]
             tokens.append("<tr>")
+            x = 0
             for r0, c0, r1, c1, cell in by_row.get(row, []):
+                x = max(fill(row, x, c0), c1 + 1)
                 tokens.extend(span_tokens("td", c1 - c0 + 1, r1 - r0 + 1))
                 tokens.append("</td>")
                 ordered.append(cell)
+                if r1 > row:
+                    covering.append((c0, c1, r1))
+            fill(row, x, width)
             tokens.append("</tr>")
         tokens.append(f"</{group}>")
     return tokens, ordered

@@ -222,3 +222,27 @@ def test_score_command(tmp_path):
     assert report["total"]["teds"] == pytest.approx(1 - (1 / 3) / 3)
     assert report["total"]["teds_struct"] == 1.0
     assert report["settings"]["th_text"] == "ignore"
+
+
+def test_slots_no_cell_covers_become_empty_cells():
+    # An ICDAR 2013 table leaves empty cells out; PubTabNet has a <td> on every slot.
+    table = Table(0, [Region(0, cells=[Cell(0, 0, 1, 0, "a"), Cell(0, 2, 0, 2, "c"), Cell(1, 1, 1, 1, "d")])])
+    html = ("<table><tbody><tr><td rowspan='2'>a</td><td></td><td>c</td></tr>"
+            "<tr><td>d</td><td></td></tr></tbody></table>")
+    assert teds(table_tree(table), table_tree(_table(html))) == 1.0
+
+
+def test_an_icdar_ground_truth_scores_against_html(tmp_path):
+    gt = tmp_path / "eu-001-str.xml"
+    gt.write_text('<?xml version="1.0" encoding="UTF-8"?><document filename="eu-001.pdf"><table id="1">'
+                  '<region id="1" page="1"><cell id="1" start-row="0" start-col="0"><content>A</content></cell>'
+                  '<cell id="2" start-row="0" start-col="1"><content>B</content></cell>'
+                  '<cell id="3" start-row="1" start-col="0" end-col="1"><content>C D</content></cell>'
+                  '</region></table></document>')
+    result = tmp_path / "eu-001.html"
+    result.write_text("<table><tr><td>A</td><td>B</td></tr><tr><td colspan=2>C</td></tr></table>")
+    report = score(gt, result, metric="teds")
+    # Result tree: table, 2 tr, 3 td (no tbody): 5 elements; the ground truth's has a tbody: 6.
+    # Distance: insert the tbody (1), and "C" against "C D" (2 edits of 3).
+    assert report.total["teds"] == pytest.approx(1 - (1 + 2 / 3) / 6)
+    assert report.total["teds_struct"] == pytest.approx(1 - 1 / 6)
