@@ -101,14 +101,23 @@ class Tree:
         return sum(min(self.size[a].max(), other.size[b].max()) for a in mine.values() for b in theirs.values())
 
 
-def _subtree_minima(rename: np.ndarray, tree: Tree) -> np.ndarray:
-    """For each row of ``rename`` and each node j of ``tree`` (its columns), the
-    smallest entry over the columns of j's subtree."""
-    padded = np.concatenate([rename, np.full((rename.shape[0], 1), np.inf)], axis=1)
-    bounds = np.empty(2 * tree.n, dtype=np.int64)
-    bounds[0::2] = tree.leftmost
-    bounds[1::2] = np.arange(tree.n) + 1
-    return np.minimum.reduceat(padded, bounds, axis=1)[:, 0::2]
+def _subtree_minima(costs: np.ndarray, tree: Tree, axis: int) -> np.ndarray:
+    """For each node j of ``tree``, whose nodes index ``costs`` along ``axis``,
+    the smallest entry over the nodes of j's subtree: its own, or its children's
+    minima, found level by level from the leaves up."""
+    minima = np.array(costs if axis == 1 else costs.T)  # a copy, nodes along the columns
+    children = np.nonzero(tree.parent >= 0)[0]
+    parents = tree.parent[children]
+    parent_height = tree.height[parents]
+    for height in range(1, int(tree.height.max()) + 1):
+        mine = parent_height == height
+        kids, theirs = children[mine], parents[mine]
+        sort = np.argsort(theirs, kind="stable")
+        kids, theirs = kids[sort], theirs[sort]
+        starts = np.concatenate(([0], np.nonzero(np.diff(theirs))[0] + 1))
+        at = theirs[starts]
+        minima[:, at] = np.minimum(minima[:, at], np.minimum.reduceat(minima[:, kids], starts, axis=1))
+    return minima if axis == 1 else minima.T
 
 
 def distance(t1: Tree, t2: Tree, rename: np.ndarray) -> float:
@@ -130,27 +139,24 @@ def distance(t1: Tree, t2: Tree, rename: np.ndarray) -> float:
     # insert the others, or delete it and insert them all (cost size + 1).
     leaves1, leaves2 = t1.leaves, t2.leaves
     if len(leaves1):
-        minima = _subtree_minima(rename[leaves1], t2)
+        minima = _subtree_minima(rename[leaves1], t2, axis=1)
         td[leaves1] = (t2.size - 1)[None, :] + np.minimum(minima, 2.0)
     if len(leaves2):
-        minima = _subtree_minima(rename[:, leaves2].T, t1)
-        td[:, leaves2] = ((t1.size - 1)[None, :] + np.minimum(minima, 2.0)).T
+        minima = _subtree_minima(rename[:, leaves2], t1, axis=0)
+        td[:, leaves2] = (t1.size - 1)[:, None] + np.minimum(minima, 2.0)
     inner1 = [k for k in t1.keyroots if t1.size[k] > 1]
     inner2 = [k for k in t2.keyroots if t2.size[k] > 1]
     if not inner1 or not inner2:
         return float(td[n1 - 1, n2 - 1])
     groups1 = _by_height(t1, inner1)
     groups2 = _by_height(t2, inner2)
-    batches = sorted(((h1 + h2, h1, h2) for h1 in groups1 for h2 in groups2))
-    rename_t = td_t = None
-    for _, h1, h2 in batches:
+    rename_flat, td_flat = rename.reshape(-1), td.reshape(-1)  # (contiguous: views)
+    for _, h1, h2 in sorted((h1 + h2, h1, h2) for h1 in groups1 for h2 in groups2):
         k1s, k2s = groups1[h1], groups2[h2]
         if t1.size[k1s].max() <= t2.size[k2s].max():
-            _batch(t1, t2, k1s, k2s, rename, td)
+            _batch(t1, t2, k1s, k2s, rename_flat, td_flat, n2, False)
         else:  # along the other tree: the same programme on the transposed problem
-            if rename_t is None:
-                rename_t, td_t = rename.T, td.T
-            _batch(t2, t1, k2s, k1s, rename_t, td_t)
+            _batch(t2, t1, k2s, k1s, rename_flat, td_flat, n2, True)
     return float(td[n1 - 1, n2 - 1])
 
 
@@ -161,57 +167,76 @@ def _by_height(tree: Tree, keyroots: list[int]) -> dict[int, np.ndarray]:
     return {h: np.array(ks, dtype=np.int64) for h, ks in groups.items()}
 
 
-def _batch(t1: Tree, t2: Tree, k1s: np.ndarray, k2s: np.ndarray, rename: np.ndarray, td: np.ndarray) -> None:
+def _batch(t1: Tree, t2: Tree, k1s: np.ndarray, k2s: np.ndarray, rename: np.ndarray, td: np.ndarray,
+           width: int, transposed: bool) -> None:
     """Zhang and Shasha's forest distances for every keyroot pair of ``k1s`` x
-    ``k2s`` at once; fills ``td`` for the pairs on both keyroots' leftmost paths.
-    ``td`` already holds every tree distance these pairs need."""
+    ``k2s`` at once; fills the tree distances of the pairs on both keyroots'
+    leftmost paths. ``rename`` and ``td`` are the flattened (n1, n2) matrices,
+    rows of ``width``; ``transposed``: ``t1`` is the second tree (its nodes
+    index columns). The tree distances these pairs need are already there."""
     a_count, b_count = len(k1s), len(k2s)
     rows = int(t1.size[k1s].max()) + 1  # forest prefixes 0..size of each k1
     cols = int(t2.size[k2s].max()) + 1
-    l1 = t1.leftmost[k1s]
-    l2 = t2.leftmost[k2s]
+    l1, l2 = t1.leftmost[k1s], t2.leftmost[k2s]
     x = np.arange(1, rows)
-    # Node i for each row x and k1 (clipped to the keyroot in padding rows).
-    i_of = np.minimum(l1[None, :] + x[:, None] - 1, k1s[None, :])  # (rows-1, A)
-    valid_i = (l1[None, :] + x[:, None] - 1) <= k1s[None, :]
-    on_path_i = t1.leftmost[i_of] == l1[None, :]
-    p_of = t1.leftmost[i_of] - l1[None, :]  # the row of forest l1..leftmost(i)-1
     y = np.arange(1, cols)
+    # Node i for each row and k1, node j for each k2 and column (clipped to the
+    # keyroot in the padding beyond a smaller subtree).
+    i_of = np.minimum(l1[None, :] + x[:, None] - 1, k1s[None, :])  # (rows-1, A)
     j_of = np.minimum(l2[:, None] + y[None, :] - 1, k2s[:, None])  # (B, cols-1)
+    valid_i = (l1[None, :] + x[:, None] - 1) <= k1s[None, :]
     valid_j = (l2[:, None] + y[None, :] - 1) <= k2s[:, None]
+    on_path_i = t1.leftmost[i_of] == l1[None, :]
     on_path_j = t2.leftmost[j_of] == l2[:, None]
+    p_of = t1.leftmost[i_of] - l1[None, :]  # the row of forest l1..leftmost(i)-1
     q_of = t2.leftmost[j_of] - l2[:, None]
-
-    # Every cell's diagonal term is one earlier entry of the table plus a cost:
-    # d[x-1][y-1] + rename(i, j) where both nodes lie on their keyroots' leftmost
-    # paths, else d[leftmost(i)'s row][leftmost(j)'s column] + treedist(i, j).
-    # Both are found for all rows before the loop, as flat indices and addends.
-    shape = (rows - 1, a_count, b_count, cols - 1)
-    both = on_path_i[:, :, None, None] & on_path_j[None, None, :, :]
-    i_full = i_of[:, :, None, None]
-    j_full = j_of[None, None, :, :]
-    addend = np.where(both, rename[i_full, j_full], td[i_full, j_full])
-    plane = a_count * b_count * cols
-    ab_base = (np.arange(a_count)[:, None] * b_count + np.arange(b_count)[None, :]) * cols  # (A, B)
-    from_row = np.where(both, (x - 1)[:, None, None, None], p_of[:, :, None, None])
-    from_col = np.where(both, (y - 1)[None, None, None, :], q_of[None, None, :, :])
-    source = np.broadcast_to(from_row * plane + ab_base[None, :, :, None] + from_col, shape)
+    if transposed:
+        at = i_of[:, :, None, None] + (j_of * width)[None, None, :, :]
+    else:
+        at = (i_of * width)[:, :, None, None] + j_of[None, None, :, :]
+    # The diagonal term of a cell is d[x-1][y-1] + rename(i, j) where both nodes
+    # lie on their keyroots' leftmost paths (a few cells a pair), else
+    # d[p][q] + treedist(i, j), which for two leaves is d[x-1][y-1] too. So every
+    # cell starts from d[x-1][y-1] plus its cost, and only the cells of an inner
+    # node (a row's or a column's) look further back.
+    addend = td.take(at)
+    path_rows = np.nonzero(on_path_i & valid_i)
+    path_cols = np.nonzero(on_path_j & valid_j)
+    r_at, a_at = path_rows[0][:, None], path_rows[1][:, None]
+    b_at, y_at = path_cols[0][None, :], path_cols[1][None, :]
+    addend[r_at, a_at, b_at, y_at] = rename.take(at[r_at, a_at, b_at, y_at])
+    inner_i = t1.size[i_of] > 1
+    inner_rows = (inner_i & valid_i).any(axis=1)  # (padding rows: any values do)
+    inner_cols = np.nonzero((t2.size[j_of] > 1) & valid_j)
+    b_sel, y_sel = inner_cols
+    q_sel = q_of[b_sel, y_sel]
+    path_sel = on_path_j[b_sel, y_sel]
+    a_index = np.arange(a_count)[:, None, None]
+    b_index = np.arange(b_count)[None, :, None]
 
     fd = np.empty((rows, a_count, b_count, cols), dtype=np.float64)
-    flat = fd.reshape(-1)
     fd[0] = np.arange(cols, dtype=np.float64)
+    fd[:, :, :, 0] = np.arange(rows, dtype=np.float64)[:, None, None]  # deleting the forest's nodes
     ramp = np.arange(cols, dtype=np.float64)
     for r in range(1, rows):
         prev = fd[r - 1]
         row = fd[r]
-        diagonal = flat.take(source[r - 1])
-        diagonal += addend[r - 1]
-        row[:, :, 0] = prev[:, :, 0] + 1.0
+        cost = addend[r - 1]
+        diagonal = prev[:, :, :-1] + cost
+        if inner_rows[r - 1]:  # some k1's node i is inner: every column looks back
+            jump = fd[p_of[r - 1][:, None, None], a_index, b_index, q_of[None, :, :]]
+            jump += cost
+            both = on_path_i[r - 1][:, None, None] & on_path_j[None, :, :]
+            np.copyto(jump, diagonal, where=both)
+            diagonal = jump
+        elif len(b_sel):  # leaves i: only the columns of inner nodes j look back (from row r-1)
+            jump = prev[:, b_sel, q_sel] + cost[:, b_sel, y_sel]
+            both = on_path_i[r - 1][:, None] & path_sel[None, :]
+            diagonal[:, b_sel, y_sel] = np.where(both, diagonal[:, b_sel, y_sel], jump)
         np.add(prev[:, :, 1:], 1.0, out=row[:, :, 1:])
         np.minimum(row[:, :, 1:], diagonal, out=row[:, :, 1:])
         row -= ramp
         np.minimum.accumulate(row, axis=2, out=row)
         row += ramp
-    keep = both & valid_i[:, :, None, None] & valid_j[None, None, :, :]
-    r_at, a_at, b_at, y_at = np.nonzero(keep)
-    td[i_of[r_at, a_at], j_of[b_at, y_at]] = fd[r_at + 1, a_at, b_at, y_at + 1]
+    found = fd[r_at + 1, a_at, b_at, y_at + 1]
+    td[at[r_at, a_at, b_at, y_at]] = found
