@@ -12,7 +12,7 @@ Tables are generated, seeded: a grid of R rows x C columns with spanning cells,
 header words, row labels and numbers as texts and a box for each cell; each
 ground truth gets a "result" made from it by deleting, duplicating and merging
 rows, columns and cells, editing texts and moving boxes. Both sides score the
-same pairs: GriTS_Top, GriTS_Con and GriTS_Loc (the official on its cell lists,
+same pairs: GriTS_Top, GriTS_Con and GriTS_Loc (``--kinds top,con``: the first two; the official on its cell lists,
 through ``cells_to_relspan_grid``/``cells_to_grid`` and ``grits_top``/
 ``grits_con``/``grits_loc``; convertables on the same tables as its model).
 
@@ -199,9 +199,11 @@ def pairs(seed: int, count: int, rows: tuple[int, int], cols: tuple[int, int]) -
 
 # -- both sides' inputs -------------------------------------------------------------------------
 
-def to_model(cells: list[list]) -> Table:
+def to_model(cells: list[list], boxes: bool = True) -> Table:
+    """The table as convertables' model (without boxes, GriTS_Loc is not computed)."""
     return Table(id=0, regions=[Region(id=0, cells=[
-        Cell(r0, c0, r1, c1, text, bbox=BBox(*box, frame=Frame.IMAGE)) for r0, c0, r1, c1, text, box in cells])])
+        Cell(r0, c0, r1, c1, text, bbox=BBox(*box, frame=Frame.IMAGE) if boxes else None)
+        for r0, c0, r1, c1, text, box in cells])])
 
 
 def to_official(cells: list[list]) -> list[dict]:
@@ -209,12 +211,8 @@ def to_official(cells: list[list]) -> list[dict]:
              "cell_text": text, "bbox": list(box)} for r0, c0, r1, c1, text, box in cells]
 
 
-KEYS = [f"grits_{kind}_{name}".replace("grits_" + kind + "_f", "grits_" + kind)
-        for kind in ("top", "con", "loc") for name in ("f", "precision", "recall")]
-OURS = {f"grits_{kind}": f"grits_{kind}" for kind in ("top", "con", "loc")}
-
-
-def official_scores(grits, true_cells: list[dict], pred_cells: list[dict]) -> dict[str, float]:
+def official_scores(grits, true_cells: list[dict], pred_cells: list[dict],
+                    kinds: tuple[str, ...] = ("top", "con", "loc")) -> dict[str, float]:
     import numpy as np
 
     out = {}
@@ -226,7 +224,8 @@ def official_scores(grits, true_cells: list[dict], pred_cells: list[dict]) -> di
         "loc": (np.array(grits.cells_to_grid(true_cells, key="bbox")), np.array(grits.cells_to_grid(pred_cells, key="bbox")),
                 grits.grits_loc),
     }
-    for kind, (true_grid, pred_grid, function) in grids.items():
+    for kind in kinds:
+        true_grid, pred_grid, function = grids[kind]
         f, precision, recall, _ = function(true_grid, pred_grid)
         out[f"grits_{kind}"] = float(f)
         out[f"grits_precision_{kind}"] = float(precision)
@@ -250,18 +249,18 @@ def timed(function, items) -> tuple[float, list]:
     return time.perf_counter() - start, results
 
 
-def side_by_side(grits, count: int, seed: int) -> None:
+def side_by_side(grits, count: int, seed: int, kinds: tuple[str, ...]) -> None:
     items = pairs(seed, count, (10, 40), (5, 10))
     cells = sum(len(gt) + len(result) for gt, result in items)
     print(f"{count} generated tables of 10-40 rows x 5-10 columns and their results "
-          f"({cells:,} cells in all; seed {seed}): GriTS_Top, GriTS_Con and GriTS_Loc")
-    models = [(to_model(gt), to_model(result)) for gt, result in items]
+          f"({cells:,} cells in all; seed {seed}): " + ", ".join(f"GriTS_{k.title()}" for k in kinds))
+    models = [(to_model(gt, "loc" in kinds), to_model(result, "loc" in kinds)) for gt, result in items]
     ours_time, ours = timed(lambda pair: grits_scores(*pair), models)
     print(f"  convertables   {ours_time:9.2f} s   {ours_time / count * 1000:8.1f} ms a table")
     if grits is None:
         return
     inputs = [(to_official(gt), to_official(result)) for gt, result in items]
-    theirs_time, theirs = timed(lambda pair: official_scores(grits, *pair), inputs)
+    theirs_time, theirs = timed(lambda pair: official_scores(grits, *pair, kinds=kinds), inputs)
     print(f"  official       {theirs_time:9.2f} s   {theirs_time / count * 1000:8.1f} ms a table")
     print(f"  ratio          {theirs_time / ours_time:9.1f} x")
     worst = max(abs(a[key] - b[key]) for a, b in zip(ours, theirs) for key in b)
@@ -293,6 +292,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-official", action="store_true", help="time convertables alone")
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--seed", type=int, default=26)
+    parser.add_argument("--kinds", default="top,con,loc",
+                        help="which GriTS to compute side by side (default: top,con,loc; top,con leaves boxes out)")
     parser.add_argument("--scaling-only", action="store_true")
     parser.add_argument("--official-scaling", action="store_true",
                         help="time the official code on the scaling tables too (minutes for the largest)")
@@ -300,8 +301,9 @@ def main(argv: list[str] | None = None) -> None:
     if not args.official and not args.no_official:
         parser.error("give --official PATH (the official src folder) or --no-official")
     grits = None if args.no_official else load_official(args.official)
+    kinds = tuple(k for k in ("top", "con", "loc") if k in args.kinds.split(","))
     if not args.scaling_only:
-        side_by_side(grits, args.tables, args.seed)
+        side_by_side(grits, args.tables, args.seed, kinds)
     sizes = [(10, 5), (20, 8), (40, 10), (60, 12), (200, 10)]
     scaling(grits, args.seed, sizes, args.official_scaling)
 

@@ -15,14 +15,18 @@ from pathlib import Path
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
+from typer.testing import CliRunner
 
+from convertables import score
+from convertables.cli import app
 from convertables.diagnostics import Diagnostics
 from convertables.formats import html as html_format
 from convertables.model import BBox, Cell, Frame, Region, Table
-from convertables.scoring.grits import (
-    GridTooLarge, cell_text, enclosing_iou, grits_scores, lcs_similarity, relative_spans, table_grid, true_iou,
+from convertables.scoring.grits import cell_text, grits_scores
+from convertables.scoring.grits_alignment import (
+    GridTooLarge, enclosing_iou, lcs_similarity, relative_spans, table_grid, true_iou,
 )
-from convertables.scoring import grits as grits_module
+from convertables.scoring import grits_alignment
 from convertables.scoring.matching_blocks import matched_characters
 
 FIXTURE = Path(__file__).resolve().parent / "grits_official.json"
@@ -106,7 +110,18 @@ def test_the_reference_iou_divides_by_the_enclosing_rectangle():
     result = table((0, 0, 0, 0, "x", (5, 5, 15, 15)))
     # overlap 25; enclosing rectangle 15 x 15 = 225; union 175
     assert grits_scores(gt, result)["grits_loc"] == pytest.approx(1 / 9, abs=1e-15)
-    assert grits_scores(gt, result, true_iou_loc=True)["grits_loc"] == pytest.approx(1 / 7, abs=1e-15)
+    assert grits_scores(gt, result, union_iou=True)["grits_loc"] == pytest.approx(1 / 7, abs=1e-15)
+
+
+def test_true_iou_applies_to_relative_spans_too():
+    # A 1x2 header against a 2x1 first column: at (0, 0) the spans [0,0,2,1] and [0,0,1,2] overlap
+    # by 1, their enclosing rectangle is 4 and their union 3; the other positions' spans nest (1/2,
+    # 1/2, 1). The alignment keeps rows and columns in place.
+    gt = table((0, 0, 0, 1, "h"), (1, 0, 1, 0, "a"), (1, 1, 1, 1, "b"))
+    result = table((0, 0, 1, 0, "h"), (0, 1, 0, 1, "a"), (1, 1, 1, 1, "b"))
+    assert grits_scores(gt, result)["grits_top"] == (0.25 + 0.5 + 0.5 + 1) / 4
+    assert grits_scores(gt, result, union_iou=True)["grits_top"] == pytest.approx((1 / 3 + 0.5 + 0.5 + 1) / 4,
+                                                                                 abs=1e-15)
 
 
 def test_the_reference_iou_rounds_coordinates_to_single_precision():
@@ -196,7 +211,7 @@ def test_text_from_markup_is_the_references_itertext():
 
 
 def test_too_large_grids_are_refused(monkeypatch):
-    monkeypatch.setattr(grits_module, "MAX_POSITION_PAIRS", 15)
+    monkeypatch.setattr(grits_alignment, "MAX_POSITION_PAIRS", 15)
     with pytest.raises(GridTooLarge):
         grits_scores(grid_table([["a", "b"], ["c", "d"]]), grid_table([["a", "b"], ["c", "d"]]))
 
@@ -240,3 +255,57 @@ def test_html_read_by_convertables_scores_as_the_official_code_scores_the_html(n
         # the texts compared are the official code's (its ' '.join(itertext()))
         texts = {(c.start_row, c.start_col): cell_text(c) for c in gt.cells()}
         assert texts == {(rows[0], cols[0]): text for rows, cols, text in official["true_texts"]}
+
+
+# -- the metric: documents, pairing, the command -------------------------------------------------
+
+def test_score_command(tmp_path):
+    gt, result = tmp_path / "t.html", tmp_path / "r.html"
+    gt.write_text('<table><tr><td colspan="2">Total</td></tr><tr><td>1</td><td>2</td></tr></table>')
+    result.write_text("<table><tr><td>Total</td><td></td></tr><tr><td>1</td><td>2</td></tr></table>")
+    out = CliRunner().invoke(app, ["score", "--gt", str(gt), "--result", str(result), "--metric", "grits",
+                                   "--format", "json"])
+    assert out.exit_code == 0, out.output
+    report = json.loads(out.output)
+    # as test_a_spanning_cell_against_two_cells: 3 of 4 positions match on each side
+    assert report["total"] == {"documents": 1, "tables": 1, "grits_con": 0.75, "grits_top": 0.75,
+                               "grits_loc": None, "acc_con": 0.0}
+    assert report["document_mean"]["grits_top"] == 0.75
+    assert report["documents"][0]["tables"][0]["grits_precision_con"] == 0.75
+    assert report["settings"]["true_iou"] is False
+    text = CliRunner().invoke(app, ["score", "--gt", str(gt), "--result", str(result), "--metric", "grits",
+                                    "--true-iou"])
+    assert text.exit_code == 0, text.output
+    assert "0.7500" in text.output and "over the union" in text.output
+
+
+def test_tables_are_paired_by_grits_con_and_unpaired_ones_score_0(tmp_path):
+    gt, result = tmp_path / "d.html", tmp_path / "d-result.html"
+    gt.write_text("<table><tr><td>alpha</td><td>beta</td></tr></table>"
+                  "<table><tr><td>gamma</td></tr><tr><td>delta</td></tr></table>")
+    result.write_text("<table><tr><td>gamma</td></tr><tr><td>delta</td></tr></table>"
+                      "<table><tr><td>zzz</td></tr></table>"
+                      "<table><tr><td>alpha</td><td>beta</td></tr></table>")
+    report = score(gt, result, metric="grits")
+    record = report.documents[0]
+    assert [(t["gt_table"], t["result_table"], t["grits_con"]) for t in record["tables"]] == [
+        (0, 2, 1.0), (1, 0, 1.0), (None, 1, 0.0)]
+    assert [t["acc_con"] for t in record["tables"]] == [1.0, 1.0, 0.0]
+    assert record["tables"][2]["grits_loc"] is None  # no boxes: no GriTS_Loc, even for the unpaired table
+    assert report.total["tables"] == 3 and report.total["grits_con"] == pytest.approx(2 / 3)
+    assert report.total["grits_loc"] is None
+
+
+def test_boxes_on_one_side_only_locate_nothing(tmp_path):
+    gt = tmp_path / "eu-001-str.xml"
+    gt.write_text('<?xml version="1.0" encoding="UTF-8"?><document filename="eu-001.pdf"><table id="1">'
+                  '<region id="1" page="1">'
+                  '<cell id="1" start-row="0" start-col="0"><bounding-box x1="10" y1="700" x2="50" y2="720"/>'
+                  '<content>A</content></cell>'
+                  '<cell id="2" start-row="0" start-col="1"><bounding-box x1="60" y1="700" x2="90" y2="720"/>'
+                  '<content>B</content></cell></region></table></document>')
+    result = tmp_path / "eu-001.html"
+    result.write_text("<table><tr><td>A</td><td>B</td></tr></table>")
+    table = score(gt, result, metric="grits").documents[0]["tables"][0]
+    assert (table["grits_con"], table["grits_top"]) == (1.0, 1.0)
+    assert (table["grits_loc"], table["grits_precision_loc"], table["grits_recall_loc"]) == (0.0, 0.0, 0.0)

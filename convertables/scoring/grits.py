@@ -1,114 +1,20 @@
 """GriTS, grid table similarity (Smock et al., PubTables-1M; docs/scoring.md, `--metric grits`).
 
-As the reference implementation (``microsoft/table-transformer``, ``src/grits.py``)
-defines it:
-
-* a table is a grid of row x column positions; a cell spanning several
-  positions is repeated at each of them;
-* the similarity of two positions is, for GriTS_Top, the "IoU" of the cells'
-  spans relative to the position (``[first col - col, first row - row,
-  last col + 1 - col, last row + 1 - row]``), for GriTS_Con the "LCS"
-  similarity of the cells' texts (``2 * matched / (len(a) + len(b))``, the
-  matched characters being those of ``difflib.SequenceMatcher``'s matching
-  blocks, a greedy longest-block-first match that can fall short of the longest
-  common subsequence), and for GriTS_Loc the "IoU" of the cells' boxes;
-* the reference's "IoU" divides the intersection by the area of the rectangle
-  enclosing both boxes, not by their union, and computes both rectangles in
-  single precision (PyMuPDF's ``Rect``); ``true_iou`` divides by the union;
-* the factored 2D most-similar-substructure alignment: true rows are aligned to
-  predicted rows by dynamic programming, each pair of rows scoring the best
-  1D alignment of their positions; columns likewise; the positions at aligned
-  rows and aligned columns are summed. Ties in the tracebacks prefer the
-  diagonal, then skipping a true row (column), then a predicted one;
-* precision = score / predicted positions, recall = score / true positions,
-  GriTS = their harmonic mean; precision is 1 without predicted positions,
-  recall 1 without true ones, GriTS 0 when both are 0.
-
-Every maximum and every tie is taken as the reference takes it, on the same
-double-precision values, so the aligned positions and the sums are the same.
-The work is arranged differently: similarities are computed once per pair of
-distinct cells (or texts, or relative spans) rather than per pair of positions,
-the inner 1D alignments of all row pairs run at once as array operations, one
-DP row at a time, and the matched characters of difflib's greedy match are
-found for all text pairs at once with bit-parallel run detection (the longest
-common subsequence, from rapidfuzz, settles most pairs and bounds the rest).
-
-Where the reference cannot score a table (its HTML reading aside): a grid
-position no cell covers (a hole; the reference fails on it) counts as an empty
-1x1 cell with no box; the grid starts at the table's first row and column.
+GriTS_Con, GriTS_Top and GriTS_Loc of each table pair, each with its precision
+and recall, as ``microsoft/table-transformer``'s ``src/grits.py`` defines them,
+and ``acc_con`` (1 where GriTS_Con is 1) as its evaluation counts it. How they
+are computed, equal to the reference: :mod:`convertables.scoring.grits_alignment`
+(numpy, imported when a table is first scored). Tables are paired and the
+scores averaged as for every per-table similarity
+(:mod:`convertables.scoring.table_similarity`): pairs by GriTS_Con.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple, Sequence
-
-import numpy as np
-
 from ..model import Cell, Table
-
-# The similarities of every pair of positions are (true rows x true columns x
-# predicted rows x predicted columns): beyond this the alignment is refused.
-MAX_POSITION_PAIRS = 400_000_000
-
-
-class GridTooLarge(ValueError):
-    """Two tables whose grids have too many pairs of positions to align."""
-
-
-# -- grids ----------------------------------------------------------------------------------
-
-class TableGrid(NamedTuple):
-    """A table's positions: ``cell_of[r, c]`` is the index in ``cells`` of the
-    cell covering row ``r``, column ``c`` (counted from the table's first row
-    and column), -1 where none does. Where cells overlap, the later one (in
-    region, then cell order) holds the position, as in the reference."""
-
-    cell_of: np.ndarray
-    cells: list[Cell]
-    rows: np.ndarray
-    """(n, 4): each cell's first row, first column, row after its last, column after its last."""
-
-    @property
-    def shape(self) -> tuple[int, int]:
-        return self.cell_of.shape
-
-
-def table_grid(table: Table) -> TableGrid:
-    cells: list[Cell] = []
-    extents: list[tuple[int, int, int, int]] = []
-    for region in table.regions:
-        dr, dc = region.row_increment, region.col_increment
-        for cell in region.cells:
-            cells.append(cell)
-            extents.append((cell.start_row + dr, cell.start_col + dc,
-                            max(cell.end_row, cell.start_row) + dr + 1, max(cell.end_col, cell.start_col) + dc + 1))
-    if not cells:
-        return TableGrid(np.zeros((0, 0), dtype=np.intp), cells, np.zeros((0, 4), dtype=np.int64))
-    ext = np.array(extents, dtype=np.int64)
-    ext[:, (0, 2)] -= ext[:, 0].min()
-    ext[:, (1, 3)] -= ext[:, 1].min()
-    cell_of = np.full((int(ext[:, 2].max()), int(ext[:, 3].max())), -1, dtype=np.intp)
-    for k, (r0, c0, r1, c1) in enumerate(ext.tolist()):
-        cell_of[r0:r1, c0:c1] = k
-    return TableGrid(cell_of, cells, ext)
-
-
-def relative_spans(grid: TableGrid) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct relative spans of a grid's positions, (n, 4) as
-    ``[x0, y0, x1, y1]``, and each position's index among them. A hole's is
-    ``[0, 0, 1, 1]``, a 1x1 cell's."""
-    n_rows, n_cols = grid.shape
-    if grid.cell_of.size == 0:
-        return np.zeros((0, 4), dtype=np.int64), grid.cell_of.copy()
-    ext = np.vstack([grid.rows, [[0, 0, 1, 1]]])  # the hole: index -1
-    at = ext[grid.cell_of]  # (rows, cols, 4): r0, c0, r1, c1
-    r = np.arange(n_rows)[:, None]
-    c = np.arange(n_cols)[None, :]
-    holes = grid.cell_of < 0
-    spans = np.stack([at[..., 1] - c, at[..., 0] - r, at[..., 3] - c, at[..., 2] - r], axis=-1)
-    spans[holes] = (0, 0, 1, 1)
-    unique, index = np.unique(spans.reshape(-1, 4), axis=0, return_inverse=True)
-    return unique, index.reshape(n_rows, n_cols)
+from ..options import Option
+from .metric import IGNORE_PAGE, ScoreSettings
+from .table_similarity import TableSimilarityMetric
 
 
 def cell_text(cell: Cell) -> str:
@@ -134,221 +40,71 @@ def cell_text(cell: Cell) -> str:
     return " ".join(runs)
 
 
-# -- similarities of the cells of two tables ------------------------------------------------
-
-def enclosing_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """The reference's "IoU" of every box of ``a`` (n, 4) with every box of ``b``
-    (m, 4), boxes as ``[x0, y0, x1, y1]``: the intersection's area over the
-    area of the rectangle enclosing both.
-
-    As PyMuPDF 1.21 (the reference's pinned version) computes it: a box whose
-    x0 >= x1 or y0 >= y1 is empty; intersecting or enclosing two non-empty
-    boxes rounds their coordinates to single precision; enclosing an empty box
-    and another gives the other unrounded; a width or height below 0 is 0;
-    the ratio is 0 where the enclosing area is 0."""
-    a = np.asarray(a, dtype=np.float64).reshape(-1, 4)
-    b = np.asarray(b, dtype=np.float64).reshape(-1, 4)
-    a_empty = (a[:, 0] >= a[:, 2]) | (a[:, 1] >= a[:, 3])
-    b_empty = (b[:, 0] >= b[:, 2]) | (b[:, 1] >= b[:, 3])
-    a32 = a.astype(np.float32).astype(np.float64)
-    b32 = b.astype(np.float32).astype(np.float64)
-    A = a32[:, None, :]
-    B = b32[None, :, :]
-    iw = np.maximum(np.minimum(A[..., 2], B[..., 2]) - np.maximum(A[..., 0], B[..., 0]), 0.0)
-    ih = np.maximum(np.minimum(A[..., 3], B[..., 3]) - np.maximum(A[..., 1], B[..., 1]), 0.0)
-    inter = iw * ih
-    uw = np.maximum(A[..., 2], B[..., 2]) - np.minimum(A[..., 0], B[..., 0])
-    uh = np.maximum(A[..., 3], B[..., 3]) - np.minimum(A[..., 1], B[..., 1])
-    union = uw * uh
-    either_empty = a_empty[:, None] | b_empty[None, :]
-    if either_empty.any():
-        inter[either_empty] = 0.0
-        # the enclosing rectangle of an empty box and another is the other, unrounded
-        a_area = _area(a)
-        b_area = _area(b)
-        union = np.where(b_empty[None, :], a_area[:, None], union)
-        union = np.where(a_empty[:, None] & ~b_empty[None, :], b_area[None, :], union)
-    out = np.zeros_like(inter)
-    np.divide(inter, union, out=out, where=union > 0)
-    return out
-
-
-def true_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Intersection over union of every box of ``a`` with every box of ``b``
-    (double precision; 0 where the union's area is 0)."""
-    a = np.asarray(a, dtype=np.float64).reshape(-1, 4)
-    b = np.asarray(b, dtype=np.float64).reshape(-1, 4)
-    A = a[:, None, :]
-    B = b[None, :, :]
-    iw = np.maximum(np.minimum(A[..., 2], B[..., 2]) - np.maximum(A[..., 0], B[..., 0]), 0.0)
-    ih = np.maximum(np.minimum(A[..., 3], B[..., 3]) - np.maximum(A[..., 1], B[..., 1]), 0.0)
-    inter = iw * ih
-    union = _area(a)[:, None] + _area(b)[None, :] - inter
-    out = np.zeros_like(inter)
-    np.divide(inter, union, out=out, where=union > 0)
-    return out
-
-
-def _area(boxes: np.ndarray) -> np.ndarray:
-    w = boxes[:, 2] - boxes[:, 0]
-    h = boxes[:, 3] - boxes[:, 1]
-    return np.where(w > 0, w, 0.0) * np.where(h > 0, h, 0.0)
-
-
-def lcs_similarity(a_texts: Sequence[str], b_texts: Sequence[str]) -> np.ndarray:
-    """The reference's text similarity of every text of ``a_texts`` (true) with
-    every text of ``b_texts`` (predicted): ``2 * m / (len(a) + len(b))``, ``m``
-    the characters of difflib's matching blocks, and 1 for two empty texts."""
-    from .matching_blocks import matched_characters
-
-    matched = matched_characters(a_texts, b_texts)
-    la = np.fromiter(map(len, a_texts), dtype=np.int64, count=len(a_texts))
-    lb = np.fromiter(map(len, b_texts), dtype=np.int64, count=len(b_texts))
-    total = la[:, None] + lb[None, :]
-    out = np.ones(matched.shape, dtype=np.float64)
-    np.divide((2 * matched).astype(np.float64), total.astype(np.float64), out=out, where=total > 0)
-    return out
-
-
-# -- the factored alignment -----------------------------------------------------------------
-
-def _inner_scores(similarity: np.ndarray, true_index: np.ndarray, pred_index: np.ndarray) -> np.ndarray:
-    """The 1D alignment score of every true row with every predicted row (Rt, Rp):
-    ``true_index`` (Rt, Ct) and ``pred_index`` (Rp, Cp) give each position's
-    row and column in ``similarity``. The DP of all row pairs advances together,
-    one true column at a time; a DP row is the running maximum of
-    ``max(diagonal + reward, above)`` (rewards are never negative)."""
-    n_true_rows, n_true_cols = true_index.shape
-    n_pred_rows, n_pred_cols = pred_index.shape
-    scores = np.zeros((n_pred_cols + 1, n_true_rows, n_pred_rows))
-    pred_by_col = pred_index.T[:, None, :]
-    for col in range(n_true_cols):
-        reward = similarity[true_index[:, col][None, :, None], pred_by_col]  # (Cp, Rt, Rp)
-        step = scores[:-1] + reward
-        np.maximum(step, scores[1:], out=step)
-        scores = np.empty_like(scores)
-        scores[0] = 0.0
-        np.maximum.accumulate(step, axis=0, out=scores[1:])
-    return scores[-1]
-
-
-def _align_outer(inner: np.ndarray) -> tuple[list[int], list[int]]:
-    """Aligned true and predicted indices of the outer DP over ``inner`` (n, m),
-    traced back as the reference does: diagonal first, then up (skip a true
-    index), then left."""
-    n, m = inner.shape
-    scores = np.zeros((n + 1, m + 1))
-    for i in range(n):
-        step = scores[i, :-1] + inner[i]
-        np.maximum(step, scores[i, 1:], out=step)
-        np.maximum.accumulate(step, out=scores[i + 1, 1:])
-    diagonal = scores[:-1, :-1] + inner
-    here = scores[1:, 1:]
-    pointer = np.where(diagonal == here, 0, np.where(scores[:-1, 1:] == here, -1, 1)).tolist()
-    i, j = n, m
-    true_idx: list[int] = []
-    pred_idx: list[int] = []
-    while i > 0 and j > 0:
-        p = pointer[i - 1][j - 1]
-        if p == 0:
-            i -= 1
-            j -= 1
-            true_idx.append(i)
-            pred_idx.append(j)
-        elif p == -1:
-            i -= 1
-        else:
-            j -= 1
-    true_idx.reverse()
-    pred_idx.reverse()
-    return true_idx, pred_idx
-
-
-def matched_similarity(similarity: np.ndarray, true_index: np.ndarray, pred_index: np.ndarray) -> float:
-    """The summed similarity of the positions at aligned rows and aligned columns
-    (factored 2D-MSS), summed in the reference's order (row pairs, then column pairs)."""
-    (n_true_rows, n_true_cols), (n_pred_rows, n_pred_cols) = true_index.shape, pred_index.shape
-    if 0 in (n_true_rows, n_true_cols, n_pred_rows, n_pred_cols):
-        return 0.0
-    pairs = n_true_rows * n_true_cols * n_pred_rows * n_pred_cols
-    if pairs > MAX_POSITION_PAIRS:
-        raise GridTooLarge(f"{n_true_rows} x {n_true_cols} and {n_pred_rows} x {n_pred_cols} grids: "
-                           f"{pairs:,} pairs of positions (at most {MAX_POSITION_PAIRS:,})")
-    true_rows, pred_rows = _align_outer(_inner_scores(similarity, true_index, pred_index))
-    true_cols, pred_cols = _align_outer(_inner_scores(similarity, true_index.T, pred_index.T))
-    if not true_rows or not true_cols:
-        return 0.0
-    values = similarity[true_index[np.ix_(true_rows, true_cols)], pred_index[np.ix_(pred_rows, pred_cols)]]
-    return float(np.add.accumulate(values.ravel())[-1])
-
-
-def fscore(matched: float, n_true: int, n_pred: int) -> tuple[float, float, float]:
-    """(GriTS, precision, recall) as the reference's ``compute_fscore``."""
-    precision = matched / n_pred if n_pred > 0 else 1.0
-    recall = matched / n_true if n_true > 0 else 1.0
-    f = 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
-    return float(f), float(precision), float(recall)
-
-
-# -- per table ------------------------------------------------------------------------------
-
-def _boxes(grid: TableGrid) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Each cell's box (n, 4; zeros where it has none), whether it has one, and
-    each position's index among the cells, a hole's being n (no box)."""
-    has_box = np.array([c.bbox is not None for c in grid.cells] + [False])
-    boxes = np.array([(c.bbox.x1, c.bbox.y1, c.bbox.x2, c.bbox.y2) if c.bbox is not None else (0.0, 0.0, 0.0, 0.0)
-                      for c in grid.cells] + [(0.0, 0.0, 0.0, 0.0)], dtype=np.float64)
-    index = np.where(grid.cell_of >= 0, grid.cell_of, len(grid.cells))
-    return boxes, has_box, index
-
-
-def box_frames(grid: TableGrid) -> set:
-    """The frames of the boxes of a grid's cells (empty: no cell has a box)."""
-    return {c.bbox.frame for c in grid.cells if c.bbox is not None}
-
-
-def _texts(grid: TableGrid) -> tuple[list[str], np.ndarray]:
-    """The distinct texts of a grid's positions and each position's index among them."""
-    distinct: dict[str, int] = {}
-    of_cell = [distinct.setdefault(cell_text(cell), len(distinct)) for cell in grid.cells]
-    hole = distinct.setdefault("", len(distinct)) if (grid.cell_of < 0).any() else -1
-    index = np.array(of_cell + [hole], dtype=np.intp)[grid.cell_of]
-    return list(distinct), index
-
-
-def grits_scores(gt: Table, result: Table, true_iou_loc: bool = False) -> dict[str, float]:
+def grits_scores(gt: Table, result: Table, union_iou: bool = False) -> dict[str, float]:
     """GriTS of one predicted table against its ground truth: ``grits_top``,
-    ``grits_con`` and, where both tables have cell boxes (in one frame), ``grits_loc``,
-    each with ``grits_precision_*`` and ``grits_recall_*`` (the reference's names).
-    A position whose cell has no box scores 0 for GriTS_Loc.
-    ``true_iou_loc``: GriTS_Loc with the true IoU instead of the reference's."""
-    return grits_of_grids(table_grid(gt), table_grid(result), true_iou_loc)
+    ``grits_con`` and, where either table has cell boxes, ``grits_loc``, each
+    with ``grits_precision_*`` and ``grits_recall_*`` (the reference's names);
+    see :func:`convertables.scoring.grits_alignment.grits_of_prepared`."""
+    from .grits_alignment import grits_of_prepared, prepare
+
+    return grits_of_prepared(prepare(gt), prepare(result), union_iou)
 
 
-def grits_of_grids(true: TableGrid, pred: TableGrid, true_iou_loc: bool = False) -> dict[str, float]:
-    n_true, n_pred = true.cell_of.size, pred.cell_of.size
-    out: dict[str, float] = {}
+# -- the metric ------------------------------------------------------------------------------
 
-    def put(name: str, matched: float) -> None:
-        f, p, r = fscore(matched, n_true, n_pred)
-        out[f"grits_{name}"] = f
-        out[f"grits_precision_{name}"] = p
-        out[f"grits_recall_{name}"] = r
+TRUE_IOU = Option("true_iou", "--true-iou", bool, "grits: GriTS_Top and GriTS_Loc with the intersection of two "
+                  "boxes over their union, not over the rectangle enclosing both as the reference divides it.",
+                  False, direction="score")
 
-    true_spans, true_span_index = relative_spans(true)
-    pred_spans, pred_span_index = relative_spans(pred)
-    put("top", matched_similarity(enclosing_iou(true_spans, pred_spans), true_span_index, pred_span_index))
 
-    true_texts, true_text_index = _texts(true)
-    pred_texts, pred_text_index = _texts(pred)
-    put("con", matched_similarity(lcs_similarity(true_texts, pred_texts), true_text_index, pred_text_index))
+class GritsMetric(TableSimilarityMetric):
+    """GriTS_Con, GriTS_Top and GriTS_Loc per table, and the share of tables whose GriTS_Con is 1."""
 
-    frames = box_frames(true)
-    if frames and len(frames) == 1 and box_frames(pred) == frames:
-        true_boxes, true_has, true_box_index = _boxes(true)
-        pred_boxes, pred_has, pred_box_index = _boxes(pred)
-        similarity = (true_iou if true_iou_loc else enclosing_iou)(true_boxes, pred_boxes)
-        similarity[~true_has, :] = 0.0  # a position without a box matches nothing
-        similarity[:, ~pred_has] = 0.0
-        put("loc", matched_similarity(similarity, true_box_index, pred_box_index))
+    name = "grits"
+    title = "GriTS, grid table similarity (PubTables-1M)"
+    variants = ("pubtables1m",)
+    settings = (IGNORE_PAGE, TRUE_IOU)
+    scores = ("grits_con", "grits_top", "grits_loc", "acc_con")
+
+    def describe(self, settings: ScoreSettings) -> dict:
+        return {
+            "variant": "pubtables1m",
+            "normalisation": "none: the cells' texts as the reference reads them (an HTML cell's text runs joined "
+                             "by spaces); GriTS_Top's and GriTS_Loc's IoU " + (
+                                 "over the union (--true-iou)" if settings.true_iou else
+                                 "over the rectangle enclosing both boxes, as the reference computes it"),
+            "aggregation": "per table pair, GriTS = 2 x the similarity of the aligned grid positions / (the two "
+                           "tables' positions); acc_con: 1 where GriTS_Con is 1; tables paired by GriTS_Con on "
+                           "the same page, unpaired tables 0; total: mean over tables (the papers'); "
+                           "document_mean: mean over documents of their tables' mean; grits_loc where a table "
+                           "has cell boxes",
+        }
+
+    def prepare(self, table: Table, document, settings: ScoreSettings):
+        from .grits_alignment import prepare
+
+        return prepare(table)
+
+    def table_scores(self, gt, result, settings: ScoreSettings) -> dict:
+        from .grits_alignment import grits_of_prepared
+
+        scores = grits_of_prepared(gt, result, bool(settings.true_iou))
+        return _ordered(scores, acc_con=float(scores["grits_con"] == 1.0))
+
+    def unpaired_scores(self, table, settings: ScoreSettings) -> dict:
+        from .grits_alignment import unpaired
+
+        return _ordered(unpaired(table), acc_con=0.0)
+
+
+def _ordered(scores: dict, acc_con: float) -> dict:
+    """The record's scores: the three GriTS and acc_con first, then precisions and recalls."""
+    out = {name: scores.get(name) for name in ("grits_con", "grits_top", "grits_loc")}
+    out["acc_con"] = acc_con
+    for kind in ("con", "top", "loc"):
+        out[f"grits_precision_{kind}"] = scores.get(f"grits_precision_{kind}")
+        out[f"grits_recall_{kind}"] = scores.get(f"grits_recall_{kind}")
     return out
+
+
+METRICS = (GritsMetric(),)

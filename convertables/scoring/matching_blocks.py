@@ -70,7 +70,7 @@ def matched_characters(a_texts: Sequence[str], b_texts: Sequence[str]) -> np.nda
     if n_a == 0 or n_b == 0:
         return np.zeros((n_a, n_b), dtype=np.int64)
     lcs = cdist(list(a_texts), list(b_texts), scorer=LCSseq.similarity, processor=None,
-                dtype=np.int64, workers=1)
+                dtype=np.int32, workers=1)
     popular = [popular_characters(b) if len(b) >= 200 else None for b in b_texts]
     has_popular = np.array([bool(p) for p in popular])
     greedy = lcs >= 2
