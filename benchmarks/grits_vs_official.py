@@ -12,15 +12,16 @@ Tables are generated, seeded: a grid of R rows x C columns with spanning cells,
 header words, row labels and numbers as texts and a box for each cell; each
 ground truth gets a "result" made from it by deleting, duplicating and merging
 rows, columns and cells, editing texts and moving boxes. Both sides score the
-same pairs: GriTS_Top, GriTS_Con and GriTS_Loc (``--kinds top,con``: the first two; the official on its cell lists,
-through ``cells_to_relspan_grid``/``cells_to_grid`` and ``grits_top``/
-``grits_con``/``grits_loc``; convertables on the same tables as its model).
+same pairs: GriTS_Top, GriTS_Con and GriTS_Loc (``--kinds top,con``: the first
+two), the official on its cell lists through ``cells_to_relspan_grid``/
+``cells_to_grid`` and ``grits_top``/``grits_con``/``grits_loc``, convertables
+on the same tables as its model.
 
 Printed: the seconds each side takes, their ratio, and the largest absolute
-difference of any of the 9 numbers (GriTS, precision, recall for each of the
-three); then how convertables' time grows with the table's size (square tables
-of R x C against their results, up to 60 x 12, and a table of 2,000 cells),
-with the official code's time where it is given and ``--official-scaling``.
+difference of any of the numbers (GriTS, precision, recall for each kind);
+then how convertables' time grows with the table's size (a table of R x C
+against its result, up to 60 x 12, and a table of 2,000 cells), with the
+official code's time where ``--official-scaling`` asks for it.
 """
 
 from __future__ import annotations
@@ -272,7 +273,7 @@ def scaling(grits, seed: int, sizes: list[tuple[int, int]], official_too: bool) 
     print(f"  {'size':>10} {'cells':>6} {'positions^2':>12} {'convertables':>13}" + ("  official  ratio" if official_too else ""))
     rng = random.Random(seed)
     for n_rows, n_cols in sizes:
-        gt = make_table(rng, n_rows, n_cols)
+        gt = make_table(rng, n_rows, n_cols, span_rate=0.0 if n_rows * n_cols >= 2000 else 0.08)
         result = perturb(rng, gt)
         pair = (to_model(gt), to_model(result))
         ours = statistics.median(timed(lambda p: grits_scores(*p), [pair])[0] for _ in range(3))

@@ -214,6 +214,24 @@ def test_too_large_grids_are_refused(monkeypatch):
     monkeypatch.setattr(grits_alignment, "MAX_POSITION_PAIRS", 15)
     with pytest.raises(GridTooLarge):
         grits_scores(grid_table([["a", "b"], ["c", "d"]]), grid_table([["a", "b"], ["c", "d"]]))
+    # a cell claiming the most rows and columns HTML allows is refused before its grid is made
+    huge = read_html('<table><tr><td rowspan="65534" colspan="1000">x</td></tr></table>')
+    with pytest.raises(GridTooLarge, match="65534 x 1000"):
+        grits_scores(huge, grid_table([["x"]]))
+
+
+def test_where_cells_overlap_the_later_one_holds_the_position():
+    grid = table_grid(table((0, 0, 0, 0, "a"), (0, 0, 1, 1, "b"), (1, 1, 1, 1, "c"), (0, 1, 0, 1, "d")))
+    assert grid.cell_of.tolist() == [[1, 3], [1, 2]]
+
+
+def test_a_document_with_a_table_too_large_is_reported(tmp_path):
+    gt, result = tmp_path / "d.html", tmp_path / "d-result.html"
+    gt.write_text('<table><tr><td rowspan="65534" colspan="1000">x</td></tr></table>')
+    result.write_text("<table><tr><td>x</td></tr></table>")
+    report = score(gt, result, metric="grits")
+    assert [d.code for d in report.diagnostics] == ["table-too-large"]
+    assert report.total["tables"] == 0
 
 
 # -- the official code's numbers ----------------------------------------------------------------

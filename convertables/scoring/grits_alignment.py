@@ -52,6 +52,9 @@ from .structure import TableTooLarge
 # The alignment weighs every pair of positions (true rows x true columns x
 # predicted rows x predicted columns): beyond this many it is refused.
 MAX_POSITION_PAIRS = 25_000_000
+# A table's grid is refused beyond this many positions (one cell may claim
+# 65,534 rows and 1,000 columns); such a grid could pair with almost nothing.
+MAX_POSITIONS = 1_000_000
 STEP_BUDGET = 1 << 22  # values in one step's arrays of the alignment's DP
 
 
@@ -78,22 +81,30 @@ class TableGrid(NamedTuple):
 
 
 def table_grid(table: Table) -> TableGrid:
-    cells: list[Cell] = []
-    extents: list[tuple[int, int, int, int]] = []
-    for region in table.regions:
-        dr, dc = region.row_increment, region.col_increment
-        for cell in region.cells:
-            cells.append(cell)
-            extents.append((cell.start_row + dr, cell.start_col + dc,
-                            max(cell.end_row, cell.start_row) + dr + 1, max(cell.end_col, cell.start_col) + dc + 1))
+    cells = [cell for region in table.regions for cell in region.cells]
     if not cells:
         return TableGrid(np.zeros((0, 0), dtype=np.intp), cells, np.zeros((0, 4), dtype=np.int64))
-    ext = np.array(extents, dtype=np.int64)
+    increments = [(region.row_increment, region.col_increment) for region in table.regions
+                  for _ in region.cells]
+    ext = np.array([(c.start_row, c.start_col, c.end_row, c.end_col) for c in cells], dtype=np.int64)
+    ext[:, 2] = np.maximum(ext[:, 2], ext[:, 0]) + 1
+    ext[:, 3] = np.maximum(ext[:, 3], ext[:, 1]) + 1
+    shift = np.array(increments, dtype=np.int64)
+    ext[:, (0, 2)] += shift[:, :1]
+    ext[:, (1, 3)] += shift[:, 1:]
     ext[:, (0, 2)] -= ext[:, 0].min()
     ext[:, (1, 3)] -= ext[:, 1].min()
-    cell_of = np.full((int(ext[:, 2].max()), int(ext[:, 3].max())), -1, dtype=np.intp)
-    for k, (r0, c0, r1, c1) in enumerate(ext.tolist()):
-        cell_of[r0:r1, c0:c1] = k
+    n_rows, n_cols = int(ext[:, 2].max()), int(ext[:, 3].max())
+    if n_rows * n_cols > MAX_POSITIONS:
+        raise GridTooLarge(f"GriTS of a table of {n_rows} x {n_cols} grid positions (at most "
+                           f"{MAX_POSITIONS:,} positions)")
+    cell_of = np.full((n_rows, n_cols), -1, dtype=np.intp)
+    # where cells meet, the later one (the greater index) holds the position
+    single = (ext[:, 2] - ext[:, 0] == 1) & (ext[:, 3] - ext[:, 1] == 1)
+    np.maximum.at(cell_of, (ext[single, 0], ext[single, 1]), np.flatnonzero(single))
+    for k in np.flatnonzero(~single).tolist():
+        r0, c0, r1, c1 = ext[k].tolist()
+        np.maximum(cell_of[r0:r1, c0:c1], k, out=cell_of[r0:r1, c0:c1])
     return TableGrid(cell_of, cells, ext)
 
 
@@ -133,24 +144,21 @@ def enclosing_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     b_empty = (b[:, 0] >= b[:, 2]) | (b[:, 1] >= b[:, 3])
     a32 = a.astype(np.float32).astype(np.float64)
     b32 = b.astype(np.float32).astype(np.float64)
-    A = a32[:, None, :]
-    B = b32[None, :, :]
-    iw = np.maximum(np.minimum(A[..., 2], B[..., 2]) - np.maximum(A[..., 0], B[..., 0]), 0.0)
-    ih = np.maximum(np.minimum(A[..., 3], B[..., 3]) - np.maximum(A[..., 1], B[..., 1]), 0.0)
-    inter = iw * ih
-    uw = np.maximum(A[..., 2], B[..., 2]) - np.minimum(A[..., 0], B[..., 0])
-    uh = np.maximum(A[..., 3], B[..., 3]) - np.minimum(A[..., 1], B[..., 1])
-    union = uw * uh
-    either_empty = a_empty[:, None] | b_empty[None, :]
-    if either_empty.any():
-        inter[either_empty] = 0.0
-        # the enclosing rectangle of an empty box and another is the other, unrounded
-        a_area = _area(a)
-        b_area = _area(b)
-        union = np.where(b_empty[None, :], a_area[:, None], union)
-        union = np.where(a_empty[:, None] & ~b_empty[None, :], b_area[None, :], union)
-    out = np.zeros_like(inter)
-    np.divide(inter, union, out=out, where=union > 0)
+    out = np.empty((len(a), len(b)))
+    for rows in _row_blocks(len(a), len(b)):
+        inter = _overlap(a32[rows], b32)
+        union = np.maximum.outer(a32[rows, 2], b32[:, 2])
+        union -= np.minimum.outer(a32[rows, 0], b32[:, 0])
+        height = np.maximum.outer(a32[rows, 3], b32[:, 3])
+        height -= np.minimum.outer(a32[rows, 1], b32[:, 1])
+        union *= height
+        either_empty = a_empty[rows, None] | b_empty[None, :]
+        if either_empty.any():
+            inter[either_empty] = 0.0
+            # the enclosing rectangle of an empty box and another is the other, unrounded
+            np.copyto(union, _area(a[rows])[:, None], where=b_empty[None, :])
+            np.copyto(union, _area(b)[None, :], where=a_empty[rows, None] & ~b_empty[None, :])
+        _ratio(inter, union, out[rows])
     return out
 
 
@@ -159,15 +167,37 @@ def true_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     (double precision; 0 where the union's area is 0)."""
     a = np.asarray(a, dtype=np.float64).reshape(-1, 4)
     b = np.asarray(b, dtype=np.float64).reshape(-1, 4)
-    A = a[:, None, :]
-    B = b[None, :, :]
-    iw = np.maximum(np.minimum(A[..., 2], B[..., 2]) - np.maximum(A[..., 0], B[..., 0]), 0.0)
-    ih = np.maximum(np.minimum(A[..., 3], B[..., 3]) - np.maximum(A[..., 1], B[..., 1]), 0.0)
-    inter = iw * ih
-    union = _area(a)[:, None] + _area(b)[None, :] - inter
-    out = np.zeros_like(inter)
-    np.divide(inter, union, out=out, where=union > 0)
+    out = np.empty((len(a), len(b)))
+    b_area = _area(b)
+    for rows in _row_blocks(len(a), len(b)):
+        inter = _overlap(a[rows], b)
+        union = np.add.outer(_area(a[rows]), b_area)
+        union -= inter
+        _ratio(inter, union, out[rows])
     return out
+
+
+def _row_blocks(n: int, m: int) -> list[slice]:
+    """Blocks of rows whose temporaries stay within :data:`STEP_BUDGET` values."""
+    step = max(1, STEP_BUDGET // 4 // max(m, 1))
+    return [slice(first, min(first + step, n)) for first in range(0, n, step)]
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The area of the intersection of every box of ``a`` with every box of ``b``."""
+    width = np.minimum.outer(a[:, 2], b[:, 2])
+    width -= np.maximum.outer(a[:, 0], b[:, 0])
+    np.maximum(width, 0.0, out=width)
+    height = np.minimum.outer(a[:, 3], b[:, 3])
+    height -= np.maximum.outer(a[:, 1], b[:, 1])
+    np.maximum(height, 0.0, out=height)
+    width *= height
+    return width
+
+
+def _ratio(inter: np.ndarray, union: np.ndarray, out: np.ndarray) -> None:
+    out[...] = 0.0
+    np.divide(inter, union, out=out, where=union > 0)
 
 
 def _area(boxes: np.ndarray) -> np.ndarray:
@@ -193,29 +223,46 @@ def lcs_similarity(a_texts: Sequence[str], b_texts: Sequence[str]) -> np.ndarray
 
 # -- the factored alignment -----------------------------------------------------------------
 
-def _inner_scores(similarity: np.ndarray, true_index: np.ndarray, pred_index: np.ndarray) -> np.ndarray:
-    """The 1D alignment score of every true row with every predicted row (Rt, Rp):
-    ``true_index`` (Rt, Ct) and ``pred_index`` (Rp, Cp) give each position's
-    row and column in ``similarity``. The DP of all row pairs advances together,
-    one true column at a time; a DP row is the running maximum of
+def _inner_scores(reward_of, n_true_rows: int, n_true_cols: int, n_pred_rows: int, n_pred_cols: int) -> np.ndarray:
+    """The 1D alignment score of every true row with every predicted row (Rt, Rp);
+    ``reward_of(rows, col)`` gives the rewards of true column ``col``'s positions
+    in the true ``rows`` (a slice) against every predicted position, as
+    (predicted columns, rows, predicted rows). The DP of all row pairs advances
+    together, one true column at a time; a DP row is the running maximum of
     ``max(diagonal + reward, above)`` (rewards are never negative). Blocks of
     true rows keep each step's arrays within :data:`STEP_BUDGET` values."""
-    n_true_rows, n_true_cols = true_index.shape
-    n_pred_rows, n_pred_cols = pred_index.shape
     block = max(1, STEP_BUDGET // max(1, (n_pred_cols + 1) * n_pred_rows))
-    if n_true_rows > block:
-        return np.concatenate([_inner_scores(similarity, true_index[at:at + block], pred_index)
-                               for at in range(0, n_true_rows, block)])
-    scores = np.zeros((n_pred_cols + 1, n_true_rows, n_pred_rows))
-    pred_by_col = pred_index.T[:, None, :]
-    for col in range(n_true_cols):
-        reward = similarity[true_index[:, col][None, :, None], pred_by_col]  # (Cp, Rt, Rp)
-        step = scores[:-1] + reward
-        np.maximum(step, scores[1:], out=step)
-        scores = np.empty_like(scores)
-        scores[0] = 0.0
-        np.maximum.accumulate(step, axis=0, out=scores[1:])
-    return scores[-1]
+    out = np.empty((n_true_rows, n_pred_rows))
+    for first in range(0, n_true_rows, block):
+        rows = slice(first, min(first + block, n_true_rows))
+        scores = np.zeros((n_pred_cols + 1, rows.stop - rows.start, n_pred_rows))
+        for col in range(n_true_cols):
+            step = scores[:-1] + reward_of(rows, col)
+            np.maximum(step, scores[1:], out=step)
+            scores = np.empty_like(scores)
+            scores[0] = 0.0
+            np.maximum.accumulate(step, axis=0, out=scores[1:])
+        out[rows] = scores[-1]
+    return out
+
+
+def _row_and_column_scores(similarity: np.ndarray, true_index: np.ndarray, pred_index: np.ndarray):
+    """The inner alignment scores of every pair of rows and of every pair of columns.
+    The rewards of all pairs of positions are gathered once where they fit in
+    :data:`STEP_BUDGET` values, else a true column (row) at a time."""
+    (n_true_rows, n_true_cols), (n_pred_rows, n_pred_cols) = true_index.shape, pred_index.shape
+    if true_index.size * pred_index.size <= STEP_BUDGET:
+        reward = similarity[true_index.reshape(-1, 1), pred_index.reshape(1, -1)].reshape(
+            n_true_rows, n_true_cols, n_pred_rows, n_pred_cols)
+        by_rows = lambda rows, col: reward[rows, col].transpose(2, 0, 1)  # noqa: E731
+        by_cols = lambda cols, row: reward[row, cols].transpose(1, 0, 2)  # noqa: E731
+    else:
+        pred_by_col = pred_index.T[:, None, :]
+        pred_by_row = pred_index[:, None, :]
+        by_rows = lambda rows, col: similarity[true_index[rows, col][None, :, None], pred_by_col]  # noqa: E731
+        by_cols = lambda cols, row: similarity[true_index[row, cols][None, :, None], pred_by_row]  # noqa: E731
+    return (_inner_scores(by_rows, n_true_rows, n_true_cols, n_pred_rows, n_pred_cols),
+            _inner_scores(by_cols, n_true_cols, n_true_rows, n_pred_cols, n_pred_rows))
 
 
 def _align_outer(inner: np.ndarray) -> tuple[list[int], list[int]]:
@@ -256,8 +303,9 @@ def matched_similarity(similarity: np.ndarray, true_index: np.ndarray, pred_inde
     (n_true_rows, n_true_cols), (n_pred_rows, n_pred_cols) = true_index.shape, pred_index.shape
     if 0 in (n_true_rows, n_true_cols, n_pred_rows, n_pred_cols):
         return 0.0
-    true_rows, pred_rows = _align_outer(_inner_scores(similarity, true_index, pred_index))
-    true_cols, pred_cols = _align_outer(_inner_scores(similarity, true_index.T, pred_index.T))
+    row_scores, col_scores = _row_and_column_scores(similarity, true_index, pred_index)
+    true_rows, pred_rows = _align_outer(row_scores)
+    true_cols, pred_cols = _align_outer(col_scores)
     if not true_rows or not true_cols:
         return 0.0
     values = similarity[true_index[np.ix_(true_rows, true_cols)], pred_index[np.ix_(pred_rows, pred_cols)]]

@@ -34,7 +34,7 @@ _WORD = 64
 _LOW = np.array([(1 << n) - 1 for n in range(_WORD + 1)], dtype=np.uint64)
 _ONE = np.uint64(1)
 _SIXTY_THREE = np.uint64(63)
-_ROW_BUDGET = 1 << 22  # words of masks laid out at once
+_ROW_BUDGET = 1 << 20  # words of masks laid out at once
 _TABLE_BUDGET = 1 << 23  # words of the (b, character) -> mask table at once
 
 
@@ -216,13 +216,13 @@ def _longest_runs(e: np.ndarray, ends: np.ndarray):
     end_bits = np.zeros((n_tasks, e.shape[1]), dtype=np.uint64)
     rows = np.flatnonzero(_nonzero_rows(e))
     runs = e[rows]
+    tasks = np.searchsorted(ends, rows, side="right")  # a run stays in its range: carried along
     length = 1
     while len(rows):
-        task = np.searchsorted(ends, rows, side="right")
-        first = np.empty(len(task), dtype=bool)
+        first = np.empty(len(tasks), dtype=bool)
         first[0] = True
-        np.not_equal(task[1:], task[:-1], out=first[1:])
-        task = task[first]
+        np.not_equal(tasks[1:], tasks[:-1], out=first[1:])
+        task = tasks[first]
         size[task] = length
         end_row[task] = rows[first]
         end_bits[task] = runs[first]
@@ -234,6 +234,7 @@ def _longest_runs(e: np.ndarray, ends: np.ndarray):
         live = _nonzero_rows(shifted)
         rows = rows[live]
         runs = shifted[live]
+        tasks = tasks[live]
         length += 1
     return size, end_row, end_bits
 
