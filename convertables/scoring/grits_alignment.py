@@ -59,7 +59,7 @@ STEP_BUDGET = 1 << 22  # values in one step's arrays of the alignment's DP
 
 
 class GridTooLarge(TableTooLarge):
-    """Two tables whose grids have too many pairs of positions to align."""
+    """A table's grid too large to make, or two tables' grids with too many pairs of positions to align."""
 
 
 # -- grids ----------------------------------------------------------------------------------
@@ -72,7 +72,7 @@ class TableGrid(NamedTuple):
 
     cell_of: np.ndarray
     cells: list[Cell]
-    rows: np.ndarray
+    extents: np.ndarray
     """(n, 4): each cell's first row, first column, row after its last, column after its last."""
 
     @property
@@ -115,13 +115,11 @@ def relative_spans(grid: TableGrid) -> tuple[np.ndarray, np.ndarray]:
     n_rows, n_cols = grid.shape
     if grid.cell_of.size == 0:
         return np.zeros((0, 4), dtype=np.int64), grid.cell_of.copy()
-    ext = np.vstack([grid.rows, [[0, 0, 1, 1]]])  # the hole: index -1
-    at = ext[grid.cell_of]  # (rows, cols, 4): r0, c0, r1, c1
+    at = grid.extents[np.maximum(grid.cell_of, 0)]  # (rows, cols, 4): r0, c0, r1, c1
     r = np.arange(n_rows)[:, None]
     c = np.arange(n_cols)[None, :]
-    holes = grid.cell_of < 0
     spans = np.stack([at[..., 1] - c, at[..., 0] - r, at[..., 3] - c, at[..., 2] - r], axis=-1)
-    spans[holes] = (0, 0, 1, 1)
+    spans[grid.cell_of < 0] = (0, 0, 1, 1)
     unique, index = np.unique(spans.reshape(-1, 4), axis=0, return_inverse=True)
     return unique, index.reshape(n_rows, n_cols)
 

@@ -125,7 +125,8 @@ def _greedy(a_texts, b_texts, pa: np.ndarray, pb: np.ndarray, bound: np.ndarray,
 def _masks(b: _Flat, b_chunk: np.ndarray, chars: np.ndarray, n_words: int, popular) -> np.ndarray:
     """For each b of ``b_chunk`` and each character of ``chars`` (and one for
     "none"), the mask of its positions in b, popular characters left out:
-    ``(len(b_chunk) * (len(chars) + 1), words)``."""
+    ``(len(b_chunk) * (len(chars) + 1), words)``, or one word a row without
+    the second axis where one word holds every b."""
     lengths = b.length[b_chunk]
     owner = np.repeat(np.arange(len(b_chunk)), lengths)
     pos = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
@@ -140,11 +141,11 @@ def _masks(b: _Flat, b_chunk: np.ndarray, chars: np.ndarray, n_words: int, popul
     masks = np.zeros((len(b_chunk) * (len(chars) + 1), n_words), dtype=np.uint64)
     np.bitwise_or.at(masks, (owner * (len(chars) + 1) + np.searchsorted(chars, codes), pos // _WORD),
                      np.left_shift(_ONE, (pos % _WORD).astype(np.uint64)))
-    return masks
+    return masks[:, 0].copy() if n_words == 1 else masks
 
 
 def _nonzero_rows(x: np.ndarray) -> np.ndarray:
-    return x[:, 0] != 0 if x.shape[1] == 1 else x.any(axis=1)
+    return x != 0 if x.ndim == 1 else x.any(axis=1)
 
 
 def _rounds(a: _Flat, b: _Flat, a_char, masks, mask_base, pa, pb, bound, extend, n_words: int) -> np.ndarray:
@@ -169,19 +170,21 @@ def _rounds(a: _Flat, b: _Flat, a_char, masks, mask_base, pa, pb, bound, extend,
     while len(task_pair):
         lengths = ahi - alo + 1
         ends = np.cumsum(lengths)
-        starts = ends - lengths
+        row_task = np.repeat(np.arange(len(task_pair)), lengths)
         # each row's character of a (the empty row after a range reads past it, then is cleared)
-        a_index = np.arange(int(ends[-1])) + np.repeat(a_start[task_pair] + alo - starts, lengths)
-        e = masks[np.repeat(mask_base[task_pair], lengths) + a_char[a_index]]
+        a_index = (a_start[task_pair] + alo - ends + lengths)[row_task]
+        a_index += np.arange(len(row_task))
+        e = masks[mask_base[task_pair][row_task] + a_char[a_index]]
         e[ends - 1] = 0
         if not whole:  # only the bits blo..bhi-1 of each range
             lo = np.clip(blo[:, None] - word_starts[None, :], 0, _WORD)
             hi = np.clip(bhi[:, None] - word_starts[None, :], 0, _WORD)
-            e &= np.repeat(_LOW[hi] & ~_LOW[lo], lengths, axis=0)
+            in_range = _LOW[hi] & ~_LOW[lo]
+            e &= (in_range[:, 0] if e.ndim == 1 else in_range)[row_task]
         whole = False
 
-        size, end_row, end_bits = _longest_runs(e, ends)
-        end_i = end_row - starts + alo
+        size, end_row, end_bits = _longest_runs(e, row_task, len(task_pair))
+        end_i = end_row - ends + lengths + alo
         end_j = _lowest_bit(end_bits)
         i0 = np.where(size > 0, end_i - size + 1, alo)
         j0 = np.where(size > 0, end_j - size + 1, blo)
@@ -189,9 +192,10 @@ def _rounds(a: _Flat, b: _Flat, a_char, masks, mask_base, pa, pb, bound, extend,
             i0, j0, size = _extend(a, b, pa[task_pair], pb[task_pair], extend[task_pair],
                                    alo, ahi, blo, bhi, i0, j0, size)
         np.add.at(matched, task_pair, size)
-        # the ranges left and right of each block, for pairs still short of their LCS
+        # the ranges left and right of each block, for pairs still short of their LCS; a block
+        # of 1 was the range's first match, so nothing left of it matches (unless it was extended)
         open_pair = (size > 0) & (matched[task_pair] < bound[task_pair])
-        left = open_pair & (alo < i0) & (blo < j0)
+        left = open_pair & (alo < i0) & (blo < j0) & ((size > 1) | (extend is not None))
         right = open_pair & (i0 + size < ahi) & (j0 + size < bhi)
         task_pair, alo, ahi, blo, bhi = (
             np.concatenate([task_pair[left], task_pair[right]]),
@@ -203,20 +207,19 @@ def _rounds(a: _Flat, b: _Flat, a_char, masks, mask_base, pa, pb, bound, extend,
     return matched
 
 
-def _longest_runs(e: np.ndarray, ends: np.ndarray):
-    """The masks ``e`` (rows, words) of ranges laid end to end, ``ends`` the
-    row after each range's empty row: for each range, the length of its
-    longest diagonal run of set bits, the row where the first such run (in row
-    order, then bit order) ends, and that row's run mask; 0 length where no bit
-    is set. Runs one longer are the rows whose previous row's runs, shifted by
-    a bit, meet a match: only rows still holding a run go on to the next length."""
-    n_tasks = len(ends)
+def _longest_runs(e: np.ndarray, row_task: np.ndarray, n_tasks: int):
+    """The masks ``e`` (rows[, words]) of ranges laid end to end, an empty row
+    after each, ``row_task`` each row's range: for each range, the length of
+    its longest diagonal run of set bits, the row where the first such run (in
+    row order, then bit order) ends, and that row's run mask; 0 length where no
+    bit is set. Runs one longer are the rows whose previous row's runs, shifted
+    by a bit, meet a match: only rows still holding a run go on to the next length."""
     size = np.zeros(n_tasks, dtype=np.int64)
     end_row = np.zeros(n_tasks, dtype=np.int64)
-    end_bits = np.zeros((n_tasks, e.shape[1]), dtype=np.uint64)
+    end_bits = np.zeros((n_tasks, *e.shape[1:]), dtype=np.uint64)
     rows = np.flatnonzero(_nonzero_rows(e))
     runs = e[rows]
-    tasks = np.searchsorted(ends, rows, side="right")  # a run stays in its range: carried along
+    tasks = row_task[rows]  # a run stays in its range: carried along
     length = 1
     while len(rows):
         first = np.empty(len(tasks), dtype=bool)
@@ -227,9 +230,9 @@ def _longest_runs(e: np.ndarray, ends: np.ndarray):
         end_row[task] = rows[first]
         end_bits[task] = runs[first]
         shifted = runs << _ONE
-        if runs.shape[1] > 1:
+        if runs.ndim > 1:
             shifted[:, 1:] |= runs[:, :-1] >> _SIXTY_THREE
-        rows = rows + 1
+        rows += 1
         shifted &= e[rows]
         live = _nonzero_rows(shifted)
         rows = rows[live]
@@ -240,11 +243,14 @@ def _longest_runs(e: np.ndarray, ends: np.ndarray):
 
 
 def _lowest_bit(bits: np.ndarray) -> np.ndarray:
-    """The index of the lowest set bit of each (words) row; undefined for none."""
-    nonzero_word = (bits != 0).argmax(axis=1)
-    word = bits[np.arange(len(bits)), nonzero_word]
+    """The index of the lowest set bit of each mask (rows[, words]); undefined for none."""
+    if bits.ndim == 1:
+        nonzero_word, word = 0, bits
+    else:
+        nonzero_word = (bits != 0).argmax(axis=1)
+        word = bits[np.arange(len(bits)), nonzero_word]
     lowest = word & (~word + _ONE)
-    return nonzero_word.astype(np.int64) * _WORD + np.frexp(lowest.astype(np.float64))[1].astype(np.int64) - 1
+    return np.frexp(lowest.astype(np.float64))[1].astype(np.int64) - 1 + nonzero_word * _WORD
 
 
 def _extend(a: _Flat, b: _Flat, pa, pb, extend, alo, ahi, blo, bhi, i0, j0, size):
