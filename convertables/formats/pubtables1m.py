@@ -38,7 +38,8 @@ from __future__ import annotations
 import json
 import math
 import re
-from bisect import bisect_right
+from bisect import bisect_left
+from itertools import accumulate
 from pathlib import Path
 from typing import NamedTuple
 
@@ -55,7 +56,7 @@ KINDS = (TABLE, ROW, COLUMN, HEADER, PROJECTED, SPANNING)
 
 MAX_SLOTS = 250_000
 """The most grid slots (rows x columns) a table may have."""
-MAX_WORK = 20_000_000
+MAX_WORK = 2_000_000
 """The most box comparisons the rules may make for one file (a real table needs thousands; overlapping
 rows, columns or spanning cells by the thousand compare each with each)."""
 _COORDINATE_LIMIT = 1e9
@@ -113,28 +114,29 @@ class _Work:
 
 
 class _Axis:
-    """Intervals along one axis, to find those an interval overlaps (by a positive
-    length), as indices into the list given. Where they follow one another without
-    overlapping (a grid's rows or columns), by bisection; otherwise by looking at each."""
+    """Intervals along one axis, to find those an interval overlaps by a positive
+    length, as indices into the list given: by bisection on their starts, then
+    back from there while an interval so far ends after the query's start."""
 
     def __init__(self, intervals: list[tuple[float, float]], work: _Work, where: str):
         self.order = sorted(range(len(intervals)), key=lambda i: intervals[i][0])
         self.starts = [intervals[i][0] for i in self.order]
         self.ends = [intervals[i][1] for i in self.order]
+        self.reach = list(accumulate(self.ends, max))  # the furthest end of the intervals up to each
         self.regular = all(self.ends[k] <= self.starts[k + 1] for k in range(len(self.order) - 1))
+        """Whether they follow one another without overlapping (a grid's rows or columns)."""
         self.work, self.where = work, where
 
     def overlapping(self, lo: float, hi: float) -> list[int]:
-        if not self.regular:
-            self.work.spend(len(self.order), self.where)
-            return [i for i, s, e in zip(self.order, self.starts, self.ends) if min(hi, e) - max(lo, s) > 0]
         found = []
-        k = bisect_right(self.ends, lo)  # the first that ends after lo
-        while k < len(self.starts) and self.starts[k] < hi:
-            if min(hi, self.ends[k]) - max(lo, self.starts[k]) > 0:
+        k = bisect_left(self.starts, hi) - 1 if lo < hi else -1
+        first = k
+        starts, ends, reach = self.starts, self.ends, self.reach
+        while k >= 0 and reach[k] > lo:
+            if ends[k] > lo and starts[k] < ends[k]:
                 found.append(self.order[k])
-            k += 1
-        self.work.spend(len(found) + 1, self.where)
+            k -= 1
+        self.work.spend(first - k + 1, self.where)
         return found
 
 
@@ -181,11 +183,11 @@ class _Reader:
             name = " ".join((name_el.text or "").split()) if name_el is not None else ""
             where = f"line {el.sourceline}"
             if name not in KINDS:
-                self.leave_out("objects with another name", f"{name!r} ({where})" if name else f"no name ({where})")
+                self.leave_out("objects with another name", f"{name!r}, {where}" if name else f"no name, {where}")
                 continue
             boxes = list(el.iterchildren("{*}bndbox"))
             if not boxes:
-                self.leave_out("objects without a <bndbox>", f"{name!r} ({where})")
+                self.leave_out("objects without a <bndbox>", f"{name!r}, {where}")
                 continue
             box_el = boxes[-1]  # (where there are several, the last: what the official reader takes)
             values = [_number(box_el.findtext(f"{{*}}{key}")) for key in ("xmin", "ymin", "xmax", "ymax")]
@@ -200,7 +202,7 @@ class _Reader:
                 x1, x2, y1, y2 = min(x1, x2), max(x1, x2), min(y1, y2), max(y1, y2)
             if name in (ROW, COLUMN) and (x1 == x2 or y1 == y2):
                 # (the official code divides by a row's height and a column's width)
-                self.leave_out("rows and columns without an area", f"{name!r} ({where})")
+                self.leave_out("rows and columns without an area", f"{name!r}, {where}")
                 continue
             found.append(_Object(name, (x1, y1, x2, y2), el.sourceline))
         return found
@@ -210,7 +212,7 @@ class _Reader:
             self.diagnostics.warning("box-inverted", f"{self.inverted} box(es) with xmin > xmax or ymin > ymax: "
                                                      "corners swapped")
         for why, (count, example) in self.left_out.items():
-            self.diagnostics.warning("pubtables1m-object", f"{count} {why} left out (the first: {example})")
+            self.diagnostics.warning("pubtables1m-object", f"{why}: {count} left out (the first: {example})")
 
 
 def _iob(box: Box, container: Box) -> float:
@@ -238,7 +240,7 @@ def _tables(objects: list[_Object], reader: _Reader, work: _Work) -> list[tuple[
         if shares[best] >= 0.5:
             members[best].append(obj)
         else:
-            reader.leave_out("objects outside every table", f"{obj.kind!r} (line {obj.line})")
+            reader.leave_out("objects outside every table", f"{obj.kind!r}, line {obj.line}")
     return list(zip(tables, members))
 
 
@@ -359,7 +361,7 @@ class _Structure:
 
     def note(self, count: int, what: str) -> None:
         if count:
-            self.notes.append(f"{count} {what}")
+            self.notes.append(f"{what} ({count})")
 
     # The rows and the columns kept, in order.
 
@@ -459,15 +461,18 @@ class _Structure:
         kept = cells[:1]
         for k in range(1, len(cells)):
             later = cells[k]
+            compared = 0
             for earlier in cells[:k]:
-                self.work.spend(1, self.where)
-                if (later.rows and earlier.rows and later.columns and earlier.columns
-                        and earlier.rows[0] <= later.rows[-1]
+                if not (later.rows and later.columns):
+                    break  # (nothing left to share)
+                compared += 1
+                if (earlier.rows and earlier.columns and earlier.rows[0] <= later.rows[-1]
                         and later.rows[0] <= earlier.rows[-1] and earlier.columns[0] <= later.columns[-1]
                         and later.columns[0] <= earlier.columns[-1]):  # (else they share no slot)
                     self.work.spend(len(earlier.rows) + len(earlier.columns) + len(later.rows)
                                     + len(later.columns), self.where)
                     _give_way(earlier, later)
+            self.work.spend(compared, self.where)
             if len(later.rows) >= 2 or len(later.columns) >= 2:
                 if later.rows and later.columns:
                     kept.append(later)
@@ -619,22 +624,24 @@ class _Grid:
                          for *_, rws, cols, _ in made)
         by_slot: dict[tuple[int, int], list[int]] = {}
         indexed = row_axis.regular and column_axis.regular and contiguous
+        across = structure.axis([(b[0], b[2]) if b is not None else (0.0, 0.0) for b in boxes])
         if indexed:
             for i, (r0, c0, r1, c1, *_) in enumerate(made):
                 for r in range(r0, r1 + 1):
                     for c in range(c0, c1 + 1):
                         by_slot.setdefault((r, c), []).append(i)
-        everything = range(len(made))
         for word in structure.words:
             x1, y1, x2, y2 = word.box
-            candidates = everything
-            if indexed:
+            candidates = None
+            if indexed:  # by the grid slots the word meets
                 hit_rows = row_axis.overlapping(y1, y2)
                 hit_columns = column_axis.overlapping(x1, x2)
-                # A word that meets no row or no column lies in a gap, perhaps inside a spanning cell
-                # across it: then every cell is looked at.
+                # (a word that meets no row or no column lies in a gap, perhaps inside a spanning cell
+                # across it: looked for as in an irregular grid)
                 if hit_rows and hit_columns:
                     candidates = sorted({i for r in hit_rows for c in hit_columns for i in by_slot.get((r, c), ())})
+            if candidates is None:  # the cells whose boxes it overlaps across, then down
+                candidates = sorted(i for i in across.overlapping(x1, x2) if boxes[i][1] < y2 and y1 < boxes[i][3])
             structure.work.spend(len(candidates), structure.where)
             best, best_share = -1, -1.0
             for i in candidates:
