@@ -13,6 +13,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from convertables import ReadOptions, read, registry
@@ -218,3 +220,38 @@ def test_sniffed_by_its_object_names_not_by_any_voc_annotation():
     other = b"<annotation><object><name>dog</name><bndbox/></object></annotation>"
     assert registry.sniffed(other) is None or registry.sniffed(other).name != "pubtables1m"
     assert registry.get("pubtables1m").reads and not registry.get("pubtables1m").writes
+
+
+def test_thousands_of_words_over_rows_drawn_over_one_another_are_refused(tmp_path):
+    rows = "".join(f"<object><name>table row</name><bndbox><xmin>0</xmin><ymin>0</ymin><xmax>100</xmax>"
+                   f"<ymax>{30 + r % 10}</ymax></bndbox></object>" for r in range(3000))
+    words = [{"bbox": [1 + i % 90, 1, 5 + i % 90, 9], "text": "w"} for i in range(3000)]
+    with pytest.raises(InputError) as info:
+        _read(_annotation(rows), tmp_path, words)
+    assert info.value.diagnostic.code == "pubtables1m-too-large"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 40), st.integers(0, 8)), max_size=25), st.integers(-2, 45),
+       st.integers(0, 10))
+def test_the_interval_search_finds_exactly_the_intervals_overlapping_by_a_positive_length(spans, lo, length):
+    from convertables.formats.pubtables1m import _Axis, _Work
+
+    intervals = [(float(start), float(start + size)) for start, size in spans]
+    found = _Axis(intervals, _Work(Diagnostics()), "t").overlapping(lo, lo + length)
+    assert sorted(found) == [i for i, (s, e) in enumerate(intervals) if min(lo + length, e) - max(lo, s) > 0]
+
+
+def test_several_tables_take_their_own_objects_and_words(tmp_path):
+    def table(x: int) -> str:
+        box = lambda name, a, b, c, d: (f"<object><name>{name}</name><bndbox><xmin>{a}</xmin><ymin>{b}</ymin>"
+                                        f"<xmax>{c}</xmax><ymax>{d}</ymax></bndbox></object>")
+        return (box("table", x, 0, x + 40, 20) + box("table row", x, 0, x + 40, 10) + box("table row", x, 10, x + 40, 20)
+                + box("table column", x, 0, x + 40, 20))
+    data = f"<annotation><filename>two.jpg</filename>{table(0)}{table(100)}</annotation>".encode()
+    words = [{"bbox": [5, 2, 15, 8], "text": "left"}, {"bbox": [105, 12, 115, 18], "text": "right"},
+             {"bbox": [5, 12, 15, 18], "text": "below"}]
+    doc, _ = _read(data, tmp_path, words)
+    assert [[(c.start_row, c.start_col, c.content) for c in t.cells()] for t in doc.tables] == [
+        [(0, 0, "left"), (1, 0, "below")], [(0, 0, "right")]]  # (a row without words is left out)
+    assert [t.regions[0].bbox[:4] for t in doc.tables] == [(0, 0, 40, 20), (100, 0, 140, 20)]

@@ -36,7 +36,6 @@ column and row headers alike); where they are is kept in
 from __future__ import annotations
 
 import json
-import math
 import re
 from bisect import bisect_left
 from itertools import accumulate
@@ -56,7 +55,7 @@ KINDS = (TABLE, ROW, COLUMN, HEADER, PROJECTED, SPANNING)
 
 MAX_SLOTS = 250_000
 """The most grid slots (rows x columns) a table may have."""
-MAX_WORK = 2_000_000
+MAX_WORK = 1_000_000
 """The most box comparisons the rules may make for one file (a real table needs thousands; overlapping
 rows, columns or spanning cells by the thousand compare each with each)."""
 _COORDINATE_LIMIT = 1e9
@@ -200,9 +199,9 @@ class _Reader:
             if x1 > x2 or y1 > y2:
                 self.inverted += 1
                 x1, x2, y1, y2 = min(x1, x2), max(x1, x2), min(y1, y2), max(y1, y2)
-            if name in (ROW, COLUMN) and (x1 == x2 or y1 == y2):
+            if (name == ROW and y1 == y2) or (name == COLUMN and x1 == x2):
                 # (the official code divides by a row's height and a column's width)
-                self.leave_out("rows and columns without an area", f"{name!r}, {where}")
+                self.leave_out("rows without height and columns without width", f"{name!r}, {where}")
                 continue
             found.append(_Object(name, (x1, y1, x2, y2), el.sourceline))
         return found
