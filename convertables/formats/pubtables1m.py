@@ -742,8 +742,8 @@ def sniff(head: bytes) -> bool:
 
 
 WORDS = Option("words", "--words", Path, "PubTables-1M input: the table image's words JSON (a list of {bbox, text, "
-               "block_num, line_num, span_num}), or a folder of <name>_words.json files: the cells' text. Without "
-               "it, cells have unknown content.")
+               "block_num, line_num, span_num}), or a folder of NAME_words.json files (NAME: the annotation "
+               "file's): the cells' text. Without it, cells have unknown content.")
 
 FORMAT = Format("pubtables1m", "PubTables-1M structure annotations (PASCAL VOC XML)", (".xml",), sniff,
                 ("structure",), read, None, options=(WORDS,), native_frame="image")
