@@ -38,6 +38,7 @@ FORMAT_MODULES = (
     "ctdar",
     "marmot",
     "pod",
+    "pubtables1m",
     "canonical_json",
     "delimited",  # csv: no sniffer claims its files; recognised by suffix
     "docai",

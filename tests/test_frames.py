@@ -153,6 +153,8 @@ _NATIVE_EXAMPLES = {
     "docai": lambda: (ROOT / "tests" / "cases" / "docai" / "normalized-vertices-omitted-zeros" / "input.json")
     .read_bytes(),
     "docling": lambda: (ROOT / "tests" / "cases" / "docling" / "spans-and-headers" / "input.json").read_bytes(),
+    "pubtables1m": lambda: (ROOT / "tests" / "cases" / "pubtables1m" / "spans-headers-projected-row-header"
+                            / "input.xml").read_bytes(),
 }
 
 
