@@ -27,8 +27,10 @@ def _rich_doc() -> Document:
             Table(0, [Region(0, 1, BBox(9, 10, 50, 30, Frame.IMAGE, quad), 0, 0, [
                 Cell(0, 0, 0, 1, None, 7, BBox(9, 10, 50, 30, Frame.IMAGE, quad)),
                 Cell(1, 0, 1, 0, " ", None, None, True),
-                Cell(1, 1, 1, 1, "naïve\nline"),
-            ])]),
+                Cell(1, 1, 1, 1, "naïve\nline", markup=("<b>", "n", "a", "ï", "v", "e", "</b>", "\n", "l", "i", "n",
+                                                       "e")),
+            ])], html_structure=("<tr>", "<td", ' colspan="2"', ">", "</td>", "</tr>", "<tr>", "<td>", "</td>",
+                                 "<td>", "</td>", "</tr>")),
         ],
         pages=[Page(1, 1240, 1754, Frame.IMAGE, 150.0)],
         metadata={"generator": "test"},
