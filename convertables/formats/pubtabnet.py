@@ -78,6 +78,8 @@ _GROUPS = {"<thead>": "thead", "<tbody>": "tbody", "<tfoot>": "tfoot"}
 _GROUP_ENDS = ("</thead>", "</tbody>", "</tfoot>")
 _SPAN = re.compile(r'\s*(colspan|rowspan)\s*=\s*["\']?\s*([^"\'\s>]*)\s*["\']?\s*', re.I)
 _TAG = re.compile(r"</?[A-Za-z][^<>]*>")
+_EMPTY: list[str] = []
+_NO_ENTRY = {"tokens": _EMPTY}
 
 
 # -- the structure tokens ----------------------------------------------------------------------
@@ -192,33 +194,33 @@ def _place(openings: list[_Opening], rows: int, found: Layout) -> None:
 
 # -- reading ---------------------------------------------------------------------------------
 
-def _tokens(value, where: str, diagnostics: Diagnostics) -> list[str]:
-    if value.__class__ is not list or not all(t.__class__ is str for t in value):
-        raise diagnostics.fail("pubtabnet-invalid", f"{where} is not a list of strings")
-    return value
+def _joined(value, where: str, diagnostics: Diagnostics) -> str:
+    """The tokens joined (join itself checks that each is a string)."""
+    try:
+        if value.__class__ is not list:
+            raise TypeError
+        return "".join(value)
+    except TypeError:
+        raise diagnostics.fail("pubtabnet-invalid", f"{where} is not a list of strings") from None
+
+
+_NUMBERS = (int, float)
+_isfinite = math.isfinite
 
 
 def _bbox(value, frame: Frame, where: str, diagnostics: Diagnostics, bad: list[str]) -> BBox | None:
-    if value is None:
-        return None
-    if (value.__class__ is not list or len(value) != 4
-            or not all(v.__class__ in (int, float) and math.isfinite(v) for v in value)):
-        bad.append(where)
-        return None
-    box = BBox(float(value[0]), float(value[1]), float(value[2]), float(value[3]), frame)
-    if not box.is_ordered:
-        diagnostics.warning("box-inverted", f"{where}: bounding box {value} has its corners the wrong way: swapped")
-        box = ordered(box)
-    return box
-
-
-def _text_and_markup(tokens: list[str]) -> tuple[str, tuple[str, ...] | None]:
-    """The cell's text (its tokens without tags, whitespace as given) and, where
-    a token is anything but one character, the tokens."""
-    text = "".join(tokens)
-    if len(text) == len(tokens) and "" not in tokens:  # (one character a token: the usual cell)
-        return text, None
-    return "".join(t for t in tokens if not _TAG.fullmatch(t)), tuple(tokens)
+    if value.__class__ is list and len(value) == 4:
+        x0, y0, x1, y1 = value
+        if (x0.__class__ in _NUMBERS and y0.__class__ in _NUMBERS and x1.__class__ in _NUMBERS
+                and y1.__class__ in _NUMBERS and _isfinite(x0) and _isfinite(y0) and _isfinite(x1)
+                and _isfinite(y1)):
+            if x0 <= x1 and y0 <= y1:
+                return BBox(float(x0), float(y0), float(x1), float(y1), frame)
+            diagnostics.warning("box-inverted", f"{where}: bounding box {value} has its corners the wrong way: "
+                                                "swapped")
+            return ordered(BBox(float(x0), float(y0), float(x1), float(y1), frame))
+    bad.append(where)
+    return None
 
 
 def _metadata_text(value) -> str | None:
@@ -240,7 +242,8 @@ def document_of(record, diagnostics: Diagnostics) -> Document:
     structure = html.get("structure")
     if structure.__class__ is not dict:
         raise diagnostics.fail("pubtabnet-invalid", "html.structure: missing, or not an object")
-    tokens = _tokens(structure.get("tokens"), "html.structure.tokens", diagnostics)
+    tokens = structure.get("tokens")
+    _joined(tokens, "html.structure.tokens", diagnostics)
     entries = html.get("cells")
     if entries.__class__ is not list:
         raise diagnostics.fail("pubtabnet-invalid", "html.cells: missing, or not a list")
@@ -266,15 +269,23 @@ def document_of(record, diagnostics: Diagnostics) -> Document:
                                                                       "the cells without one are empty"))
     bad_boxes: list[str] = []
     cells = []
+    given = len(entries)
     for index, (r0, c0, r1, c1, header) in enumerate(placed.cells):
-        entry = entries[index] if index < len(entries) else {"tokens": []}
-        where = f"html.cells[{index}]"
+        entry = entries[index] if index < given else _NO_ENTRY
         if entry.__class__ is not dict:
-            raise diagnostics.fail("pubtabnet-invalid", f"{where} is not an object")
-        content, markup = _text_and_markup(_tokens(entry.get("tokens", []), f"{where}.tokens", diagnostics))
-        box = _bbox(entry.get("bbox"), frame, f"{where}.bbox", diagnostics, bad_boxes)
-        cells.append(Cell(r0, c0, r1, c1, content, bbox=box, header=header, markup=markup))
-    table_box = _bbox(record.get("bbox"), frame, "bbox", diagnostics, bad_boxes) if fintabnet else None
+            raise diagnostics.fail("pubtabnet-invalid", f"html.cells[{index}] is not an object")
+        cell_tokens = entry.get("tokens", _EMPTY)
+        text = _joined(cell_tokens, f"html.cells[{index}].tokens", diagnostics)
+        if len(text) == len(cell_tokens) and "" not in cell_tokens:  # (one character a token: the usual cell)
+            markup = None
+        else:  # tags among the tokens: the text without them, and the tokens kept
+            markup = tuple(cell_tokens)
+            text = "".join(t for t in cell_tokens if not _TAG.fullmatch(t))
+        raw = entry.get("bbox")
+        box = None if raw is None else _bbox(raw, frame, f"html.cells[{index}].bbox", diagnostics, bad_boxes)
+        cells.append(Cell(r0, c0, r1, c1, text, None, box, header, (), markup))
+    raw = record.get("bbox") if fintabnet else None
+    table_box = None if raw is None else _bbox(raw, frame, "bbox", diagnostics, bad_boxes)
     if bad_boxes:
         diagnostics.warning("pubtabnet-bbox", f"{len(bad_boxes)} bbox(es) not four finite numbers, left out "
                                               f"({bad_boxes[0]}...)")
