@@ -208,3 +208,110 @@ def name_from_filename(filename: str) -> str | None:
     last = re.split(r"[\\/]", filename)[-1]
     stem = last.rsplit(".", 1)[0] if "." in last.lstrip(".") else last
     return None if _UNSAFE_NAME.search(stem) else stem
+
+
+# -- one JSON object, an entry a document ----------------------------------------------------------
+
+_CHUNK = 1 << 20
+_IN_STRING = re.compile(rb'["\\]')
+_STRUCTURE = re.compile(rb'["{}\[\],:]')
+_MAX_KEY_BYTES = 1 << 16
+
+
+def json_object_members(handle: BinaryIO, name_of: Callable[[bytes], str | None]) -> Iterator[Member]:
+    """The entries of a file holding one JSON object (``{"a.png": ..., "b.png": ...}``),
+    each a member from its key's opening quote to its value's end (the bytes
+    ``"a.png": ...``), named by ``name_of(the key's JSON string, quotes included)``
+    (or ``entry-<n>``). Scanned a chunk at a time, strings skipped by a search
+    for their closing quote, never parsed: memory holds a chunk and a key. An
+    entry the file ends inside is a member to its end (reading it says what is
+    wrong); a file that is no object has none."""
+    base = 0  # the file offset of the chunk
+    line = 1  # the line the chunk starts on
+    depth = 0
+    in_string = escaped = False
+    # at depth 1: "key" (expected, or being read), "colon" (after it), "colon-done" (a value expected, or a
+    # number, true, false or null being passed), "value" (a string), "nested" (an object or list), "after"
+    state = "key"
+    key = bytearray()
+    start = start_line = -1
+    count = 0
+
+    def member(end: int) -> Member:
+        nonlocal count
+        count += 1
+        name = name_of(bytes(key)) if len(key) <= _MAX_KEY_BYTES else None
+        return Member(name or f"entry-{count}", start, end - start, start_line)
+
+    while True:
+        chunk = handle.read(_CHUNK)
+        if not chunk:
+            if start >= 0 and state != "after" and depth >= 1:
+                yield member(base)  # (a file cut inside an entry)
+            return
+        pos, size = 0, len(chunk)
+        while pos < size:
+            if in_string:
+                if escaped:
+                    escaped = False
+                    if state == "key" and depth == 1 and len(key) <= _MAX_KEY_BYTES:
+                        key += chunk[pos:pos + 1]
+                    pos += 1
+                    continue
+                found = _IN_STRING.search(chunk, pos)
+                end = size if found is None else found.start()
+                if state == "key" and depth == 1 and len(key) <= _MAX_KEY_BYTES:
+                    key += chunk[pos:end + (found is not None)]
+                if found is None:
+                    pos = size
+                    break
+                pos = end + 1
+                if chunk[end] == 0x5C:  # a backslash: the next byte is escaped
+                    escaped = True
+                    continue
+                in_string = False
+                if depth == 1 and state == "key":
+                    state = "colon"
+                elif depth == 1 and state == "value":
+                    yield member(base + pos)
+                    state = "after"
+                continue
+            found = _STRUCTURE.search(chunk, pos)
+            if found is None:
+                break
+            at, mark = found.start(), chunk[found.start()]
+            pos = at + 1
+            if depth == 0:
+                if mark != 0x7B:  # "{": the file is no object
+                    return
+                depth = 1
+                continue
+            if mark == 0x22:  # '"'
+                in_string = True
+                if depth == 1 and state in ("key", "after"):
+                    state, key[:] = "key", b'"'
+                    start, start_line = base + at, line + chunk.count(b"\n", 0, at)
+                elif depth == 1 and state == "colon-done":
+                    state = "value"
+            elif mark in (0x7B, 0x5B):  # "{", "["
+                if depth == 1 and state == "colon-done":
+                    state = "nested"
+                depth += 1
+            elif mark in (0x7D, 0x5D):  # "}", "]"
+                depth -= 1
+                if depth == 1 and state == "nested":
+                    yield member(base + pos)
+                    state = "after"
+                elif depth == 0:
+                    if state == "colon-done":  # a number, true, false or null last
+                        yield member(base + at)
+                    return
+            elif depth == 1 and mark == 0x3A:  # ":"
+                if state == "colon":
+                    state = "colon-done"
+            elif depth == 1 and mark == 0x2C:  # ","
+                if state == "colon-done":  # a number, true, false or null: it ended here
+                    yield member(base + at)
+                state = "after"
+        line += chunk.count(b"\n")
+        base += size

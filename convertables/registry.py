@@ -55,6 +55,7 @@ FORMAT_MODULES = (
     "azure",
     "docling",
     "pubtabnet",
+    "pubtabnet_html",
 )
 """The modules of ``convertables.formats`` that declare a format, in the order
 their sniffers are asked (a dotted name is a module elsewhere)."""

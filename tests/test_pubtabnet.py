@@ -462,3 +462,91 @@ def test_documents_of_containers_are_scored_in_worker_processes():
         scored = list(pool.map(_score_pair_star, [(p, ScoreSettings("structure")) for p in pairing.pairs]))
     assert [(r["document"], r["f1"]) for r in scored] == [
         ("sample_001_00", 1.0), ("sample_002_00", 1.0), ("sample_003_01", 1.0)]
+
+
+# -- PubTabNet's TEDS JSON: {file name: HTML} --------------------------------------------------------
+
+PREDICTIONS = {
+    "sample_001_00.png": '<html><body><table><thead><tr><td rowspan="2">Strain</td><td colspan="2"><b>Growth</b>'
+                         "</td></tr><tr><td>25 °C</td><td>37 °C</td></tr></thead><tbody><tr><td><i>E. coli</i></td>"
+                         "<td>+</td><td>++</td></tr><tr><td>WT</td><td></td><td>10<sup>3</sup></td></tr></tbody>"
+                         "</table></body></html>",
+    'odd "name" {1}.png': '<table><tr><td>a "quoted" {brace} \\ back</td></tr></table>',
+    "sample_003_01.png": "<table><tr><td>a</td><td>b</td><td>c</td></tr><tr><td>d</td><td>e</td><td>f</td></tr>"
+                         "</table>",
+}
+
+
+def _predictions(tmp_path: Path, value=PREDICTIONS, indent=None) -> Path:
+    path = tmp_path / "pred.json"
+    path.write_text(json.dumps(value, ensure_ascii=False, indent=indent), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("indent", [None, 1])
+def test_a_teds_json_file_is_a_container_of_html_documents(tmp_path, indent):
+    path = _predictions(tmp_path, indent=indent)
+    assert registry.detect(path, path.read_bytes()).name == "pubtabnet-html"
+    refs = containers.index(path, registry.get("pubtabnet-html"))
+    assert [r.name for r in refs] == ["sample_001_00", 'odd "name" {1}', "sample_003_01"]
+    assert [r.line for r in refs] == ([1, 1, 1] if indent is None else [2, 3, 4])
+    first = containers.read_member(refs[0])
+    assert first.filename == "sample_001_00.png"
+    cells = first.tables[0].cells()
+    assert [(c.start_row, c.start_col, c.end_row, c.end_col, c.content) for c in cells[:4]] == [
+        (0, 0, 1, 0, "Strain"), (0, 1, 0, 2, "Growth"), (1, 1, 1, 1, "25 °C"), (1, 2, 1, 2, "37 °C")]
+    assert cells[1].markup == ("<b>", *"Growth", "</b>") and cells[-1].markup == ("1", "0", "<sup>", "3", "</sup>")
+    odd = containers.read_member(refs[1]).tables[0].cells()[0]
+    assert odd.content == 'a "quoted" {brace} \\ back'
+
+
+def test_the_scan_of_a_teds_json_file_is_the_same_whatever_its_chunks(tmp_path, monkeypatch):
+    """The file is scanned a chunk at a time: strings, escapes and keys cut
+    anywhere by a chunk's end give the same entries."""
+    path = _predictions(tmp_path, indent=1)
+    fmt = registry.get("pubtabnet-html")
+    whole = containers.index(path, fmt)
+    for size in (1, 2, 3, 5, 7, 64):
+        monkeypatch.setattr(containers, "_CHUNK", size)
+        assert containers.index(path, fmt) == whole, size
+
+
+def test_teds_ground_truth_objects_and_bad_entries(tmp_path):
+    value = {"a.png": {"html": "<table><tr><td>x</td></tr></table>", "other": [1, {"2": "}"}]},
+             "b.png": 42, "c.png": "", "d.png": "<table><tr><td>y</td></tr></table>"}
+    path = _predictions(tmp_path, value)
+    docs, errors = {}, {}
+    for ref in containers.index(path, registry.get("pubtabnet-html")):
+        try:
+            docs[ref.name] = containers.read_member(ref)
+        except InputError as exc:
+            errors[ref.name] = exc.diagnostic.code
+    assert errors == {"b": "pubtabnet-html-invalid"}
+    assert docs["a"].tables[0].cells()[0].content == "x" and docs["d"].tables[0].cells()[0].content == "y"
+    assert docs["c"].tables == []  # an empty prediction: no table
+    with pytest.raises(InputError) as error:
+        read(path)
+    assert error.value.diagnostic.code == "many-documents"
+    one = tmp_path / "one.json"
+    one.write_text(json.dumps({"d.png": value["d.png"]}))
+    assert read(one).filename == "d.png"
+
+
+def test_a_teds_json_file_cut_short_fails_its_last_entry_only(tmp_path):
+    path = _predictions(tmp_path)
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text[: text.index("<td>d</td>")], encoding="utf-8")
+    refs = containers.index(path, registry.get("pubtabnet-html"))
+    assert [r.name for r in refs] == ["sample_001_00", 'odd "name" {1}', "sample_003_01"]
+    assert containers.read_member(refs[0]).tables[0].cells()[0].content == "Strain"
+    with pytest.raises(InputError) as error:
+        containers.read_member(refs[2])
+    assert error.value.diagnostic.code == "json-syntax"
+
+
+def test_predictions_in_teds_json_score_against_jsonl_ground_truth(tmp_path):
+    report = _score(SAMPLE, _predictions(tmp_path))
+    assert [(d["document"], d["f1"]) for d in report["documents"]] == [
+        ("sample_001_00", 1.0), ("sample_002_00", 0.0), ("sample_003_01", 1.0)]
+    assert report["unpaired"] == {"gt": [f"{SAMPLE}#sample_002_00"],
+                                  "result": [f"{tmp_path / 'pred.json'}#odd \"name\" {{1}}"]}
