@@ -53,7 +53,8 @@ def _finding(code: str, severity: Severity, message: str, file: Path | str, line
     return Diagnostic(code, severity, message, str(file), line, None, hint)
 
 
-def check_file(path: Path | MemberRef, options: CheckOptions = CheckOptions()) -> tuple[list[Diagnostic], Document | None]:
+def check_file(path: Path | MemberRef,
+               options: CheckOptions = CheckOptions()) -> tuple[list[Diagnostic], Document | None]:
     """Every finding for one file (or one document of a container), and its
     document (None when it cannot be read)."""
     diagnostics = Diagnostics(files.display_name(containers.file_of(path)))
@@ -269,7 +270,8 @@ def _pairing_rules(results: list[Path], documents: dict[Path, Document], gt: Pat
     if not gt.exists():
         raise UsageError(f"{gt}: no such file or folder (--gt)")
     gt_files = containers.expand(collect([gt]))
-    if gt.is_file() and len(results) == 1 and len(gt_files) == 1:  # two files: each other's, whatever their names (as score takes them)
+    # two files of a document each: each other's, whatever their names (as score takes them)
+    if gt.is_file() and len(results) == 1 and len(gt_files) == 1:
         gt_doc = _read_or_none(gt_files[0])
         found = documents.get(results[0])
         return _frame_against_gt(results[0], found, gt_doc) if gt_doc is not None and found is not None else []

@@ -327,7 +327,8 @@ def test_a_line_longer_than_any_record_is_passed_over_unread(tmp_path, monkeypat
     long_line = b'{"filename": "long.png", "html": {"cells": [' + b'{"tokens": []}, ' * 50 + b"]}}\n"
     path.write_bytes(long_line + SAMPLE.read_bytes().splitlines(keepends=True)[1])
     refs = containers.index(path, registry.get("pubtabnet"))
-    assert [(r.name, r.length, r.line) for r in refs] == [("long", len(long_line), 1), ("sample_002_00", refs[1].length, 2)]
+    assert [(r.name, r.length, r.line) for r in refs] == [("long", len(long_line), 1),
+                                                          ("sample_002_00", refs[1].length, 2)]
     with pytest.raises(InputError) as error:
         containers.read_member(refs[0])
     assert error.value.diagnostic.code == "too-large"

@@ -125,7 +125,7 @@ def layout(tokens: list[str] | tuple[str, ...]) -> Layout:
                 found.unknown.append(token)
                 continue
             value = match.group(2)
-            number = int(value) if value.isdigit() and len(value) < 10 else 0
+            number = int(value) if value.isascii() and value.isdigit() and len(value) < 10 else 0
             if number < 1:
                 found.bad_spans.append(token.strip())
                 number = 1
