@@ -67,7 +67,8 @@ def container_format(path: Path, forced: Format | None = None) -> Format | None:
     """The container format of the file ``path`` (``forced``: the one named,
     where it is a container's), or None: not a container, or not a file that
     can be read (its reader says why, later). Only files with a container
-    format's suffix are looked at, by their head."""
+    format's suffix are looked at, and their content decides, not the suffix:
+    another JSON Lines file (score's --records) is no container of documents."""
     if path == files.STDIN:
         return None
     if forced is not None:
@@ -79,7 +80,7 @@ def container_format(path: Path, forced: Format | None = None) -> Format | None:
             head = handle.read(SNIFF_BYTES)
     except OSError:
         return None
-    found = registry.detect(path, head)
+    found = registry.sniffed(head)
     return found if found is not None and found.is_container else None
 
 

@@ -551,3 +551,15 @@ def test_predictions_in_teds_json_score_against_jsonl_ground_truth(tmp_path):
         ("sample_001_00", 1.0), ("sample_002_00", 0.0), ("sample_003_01", 1.0)]
     assert report["unpaired"] == {"gt": [f"{SAMPLE}#sample_002_00"],
                                   "result": [f"{tmp_path / 'pred.json'}#odd \"name\" {{1}}"]}
+
+
+def test_a_jsonl_file_of_other_records_beside_the_results_is_no_container(tmp_path):
+    """score --records writes JSON Lines: such a file among the results is an
+    unpaired result, not a container of unreadable documents."""
+    results = tmp_path / "results"
+    assert invoke("convert", SAMPLE, "--to", "html", "-o", results).exit_code == 0
+    (results / "records.jsonl").write_text('{"document": "x", "f1": 1.0}\n{"document": "y", "f1": 0.5}\n')
+    report = _score(SAMPLE, results)
+    assert report["exit"] == 0 and report["errors"] == []
+    assert [d["f1"] for d in report["documents"]] == [1.0, 1.0, 1.0]
+    assert report["unpaired"]["result"] == [str(results / "records.jsonl")]
