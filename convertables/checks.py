@@ -24,7 +24,8 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from . import files
+from . import containers, files
+from .containers import MemberRef
 from .diagnostics import Diagnostic, Diagnostics, InputError, Severity, UsageError
 from .grid import validate_document
 from .model import Document, Frame
@@ -52,10 +53,14 @@ def _finding(code: str, severity: Severity, message: str, file: Path | str, line
     return Diagnostic(code, severity, message, str(file), line, None, hint)
 
 
-def check_file(path: Path, options: CheckOptions = CheckOptions()) -> tuple[list[Diagnostic], Document | None]:
-    """Every finding for one file, and its document (None when it cannot be read)."""
-    diagnostics = Diagnostics(files.display_name(path))
+def check_file(path: Path | MemberRef,
+               options: CheckOptions = CheckOptions()) -> tuple[list[Diagnostic], Document | None]:
+    """Every finding for one file (or one document of a container), and its
+    document (None when it cannot be read)."""
+    diagnostics = Diagnostics(files.display_name(containers.file_of(path)))
     try:
+        if isinstance(path, MemberRef):
+            return _check_member(path, options, diagnostics)
         return _check_file(path, options, diagnostics)
     except Exception as exc:  # a bug of ours: one line for this file, the others are still checked
         diagnostics.error("internal-error", f"unexpected {type(exc).__name__}: {exc}",
@@ -79,6 +84,20 @@ def _check_file(path: Path, options: CheckOptions, diagnostics: Diagnostics) -> 
     if fmt.names_say_model and path != files.STDIN:
         _name_rules(path, doc, diagnostics)
     _document_rules(path, doc, options, diagnostics)
+    return _escalated(diagnostics.items), doc
+
+
+def _check_member(ref: MemberRef, options: CheckOptions,
+                  diagnostics: Diagnostics) -> tuple[list[Diagnostic], Document | None]:
+    """One record of a container, read alone: its findings at its line there."""
+    try:
+        doc = containers.read_member(ref, ReadOptions(), diagnostics)
+    except InputError as exc:
+        diagnostics.items.append(exc.diagnostic)
+        return _escalated(diagnostics.items), None
+    rules = Diagnostics(diagnostics.file)
+    _document_rules(ref, doc, options, rules)
+    diagnostics.items.extend(replace(d, line=d.line or ref.line) for d in rules.items)
     return _escalated(diagnostics.items), doc
 
 
@@ -230,12 +249,12 @@ def check_document(doc: Document, options: CheckOptions = CheckOptions(), name: 
 
 def check_paths(paths: list[Path], options: CheckOptions = CheckOptions()) -> list[Diagnostic]:
     findings: list[Diagnostic] = []
-    checked = collect(paths)
-    documents: dict[Path, Document] = {}
+    checked = containers.expand(collect(paths))  # a container's documents, each checked alone
+    documents: dict[Path | MemberRef, Document] = {}
     for path in checked:
         file_findings, doc = check_file(path, options)
         findings.extend(file_findings)
-        if doc is not None:
+        if doc is not None and options.gt is not None:  # (kept for the pairing only)
             documents[path] = doc
     if options.gt is not None:
         findings.extend(_pairing_rules(checked, documents, options.gt))
@@ -250,9 +269,10 @@ def _pairing_rules(results: list[Path], documents: dict[Path, Document], gt: Pat
 
     if not gt.exists():
         raise UsageError(f"{gt}: no such file or folder (--gt)")
-    gt_files = collect([gt])
-    if gt.is_file() and len(results) == 1:  # two files: each other's, whatever their names (as score takes them)
-        gt_doc = _read_or_none(gt)
+    gt_files = containers.expand(collect([gt]))
+    # two files of a document each: each other's, whatever their names (as score takes them)
+    if gt.is_file() and len(results) == 1 and len(gt_files) == 1:
+        gt_doc = _read_or_none(gt_files[0])
         found = documents.get(results[0])
         return _frame_against_gt(results[0], found, gt_doc) if gt_doc is not None and found is not None else []
     out = []
@@ -287,9 +307,9 @@ def _pairing_rules(results: list[Path], documents: dict[Path, Document], gt: Pat
     return out
 
 
-def _read_or_none(path: Path) -> Document | None:
+def _read_or_none(path: Path | MemberRef) -> Document | None:
     try:
-        return files.read(path)
+        return containers.read_source(path)
     except InputError:
         return None
 

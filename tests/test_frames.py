@@ -155,6 +155,8 @@ _NATIVE_EXAMPLES = {
     "docling": lambda: (ROOT / "tests" / "cases" / "docling" / "spans-and-headers" / "input.json").read_bytes(),
     "pubtables1m": lambda: (ROOT / "tests" / "cases" / "pubtables1m" / "spans-headers-projected-row-header"
                             / "input.xml").read_bytes(),
+    "pubtabnet": lambda: (ROOT / "tests" / "cases" / "pubtabnet" / "thead-spans-inline-tags" / "input.jsonl")
+    .read_bytes(),
 }
 
 

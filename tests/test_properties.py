@@ -169,3 +169,19 @@ def test_parsed_ints_are_what_int_gives_each_spelling(spellings):
         value = parsed[text]
         assert value == expected and type(value) is int
     assert set(parsed) <= set(spellings)
+
+
+_TOKENS = st.lists(st.sampled_from(["<b>", "</b>", "<i>", "</i>", "a", " ", "\n", "é", '"', ' colspan="2"']),
+                   max_size=6).map(tuple)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(documents(), st.data())
+def test_json_holds_cell_markup_and_the_html_skeleton(doc, data):
+    for table in doc.tables:
+        table.html_structure = data.draw(st.none() | _TOKENS)
+        for cell in table.cells():
+            cell.markup = data.draw(st.none() | _TOKENS)
+    written = canonical_json.write(doc, Diagnostics())
+    assert validate_json(json.loads(written)) == []
+    assert canonical_json.read(written, Diagnostics()) == doc

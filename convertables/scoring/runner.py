@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import Callable, Iterator
 
-from .. import files, registry
+from .. import containers, files, registry
 from ..diagnostics import Diagnostic, InputError, Severity, UsageError
 from ..geometry import GeometryFailed
 from ..model import Document
@@ -25,11 +25,13 @@ from .structure import TableTooLarge
 
 # -- one document ---------------------------------------------------------------------------
 
-def _read(path: Path, format: str | None, metric: Metric, joined: list | None = None) -> Document:
+def _read(path: containers.Source, format: str | None, metric: Metric, joined: list | None = None) -> Document:
     if joined is not None:  # one-file-per-table exports, one document
         from ..joining import read_joined
 
         return read_joined(joined, registry.get(format) if format else None, metric.read_options or ReadOptions())
+    if isinstance(path, containers.MemberRef):  # one document of a container, read alone
+        return containers.read_member(path, metric.read_options or ReadOptions())
     return files.read(path, format, metric.read_options or ReadOptions())
 
 
@@ -268,10 +270,15 @@ def score_paths(
         result_files = sorted([*joined, *others])
     else:
         result_files = collect(result, result_suffixes, metric.gt_model)
+    # each container's documents, paired by their names there (read when scored, never held)
+    gt_files = containers.expand(gt_files)
+    result_files = containers.expand(result_files, registry.get(settings.result_format)
+                                     if settings.result_format else None)
     if not gt_files:
         raise UsageError(f"{gt}: no ground-truth files found")
-    if gt.is_file() and result.is_file() and not joined:  # two files: each other's, whatever their names
-        pairing = Pairing([DocumentPair(document_key(gt), [gt], result)])
+    if gt.is_file() and result.is_file() and not joined and len(gt_files) == len(result_files) == 1:
+        # two files of a document each: each other's, whatever their names
+        pairing = Pairing([DocumentPair(document_key(gt_files[0]), gt_files, result_files[0])])
     else:
         pairing = pair(gt_files, result_files, alternatives=metric.has_alternatives(settings),
                        result_variants=metric.has_result_variants(settings))
