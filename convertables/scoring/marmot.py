@@ -236,8 +236,9 @@ class MarmotMetric(RegionMetric):
         scored = score_document(gt, result, pages, load_penalties(settings.penalties))
         gt_outcome, result_outcome = {}, {}
         for entry in scored["tables"]:
-            outcome = "A" if entry["acceptable"] else "N" if entry["result_table"] is None or \
-                entry["gt_table"] is None else "S"
+            # missed and fake tables are marked so, however small (acceptable) a fake one's score
+            outcome = "N" if entry["result_table"] is None or entry["gt_table"] is None else \
+                "A" if entry["acceptable"] else "S"
             key = entry["page"]
             if entry["gt_table"] is not None:
                 gt_outcome[(key, entry["gt_table"])] = (outcome, entry)
@@ -246,7 +247,8 @@ class MarmotMetric(RegionMetric):
                 if known is None or "ASN".index(outcome) < "ASN".index(known[0]):
                     result_outcome[(key, entry["result_table"])] = (outcome, entry)
         boxes, in_gt, in_result = [], {}, {}
-        for doc, side, outcomes, masks in ((gt, "gt", gt_outcome, in_gt), (result, "result", result_outcome, in_result)):
+        for doc, side, outcomes, masks in ((gt, "gt", gt_outcome, in_gt),
+                                           (result, "result", result_outcome, in_result)):
             for table in doc.tables:
                 for region in table.regions:
                     box = region_box(region)
