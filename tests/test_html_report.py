@@ -302,3 +302,34 @@ def test_the_pubmed_set_in_chromium(browser, tmp_path: Path):
     outcomes = {c.get_attribute("data-o") for c in section.find_elements(By.CSS_SELECTOR, ".cell")}
     assert outcomes and outcomes <= {"A", "-"}  # the ground truth against itself: every relation found
     assert quiet_console(browser) == []
+
+
+def test_a_metric_that_aligns_cells_colours_them_and_names_each_ones_partner(browser, tmp_path: Path):
+    """What TEDS or GriTS could give (kind "cells"): outcomes of the cells themselves, partners with a similarity."""
+    import json
+
+    from selenium.webdriver.common.by import By
+
+    from convertables.scoring.explain import Details, table_grid
+
+    table = grid("A B")
+    gt, result = table_grid(table), table_grid(table)
+    gt.update(outcome=["A", "S"], partners=[[[0, 1.0]], [[1, 0.5]]])
+    result.update(outcome=["A", "N"], partners=[[[0, 1.0]], [[-1, 0.0]]])
+    detail = {"kind": "cells", "levels": [], "measure": "similarity", "notes": [],
+              "pairs": [{"gt": gt, "result": result, "scores": {"teds": 0.75}, "counted": True}]}
+    report = score(doc(table), doc(table))
+    report.details = Details()
+    report.details.add(0, json.dumps(detail))
+    report.write_html(tmp_path / "report.html")
+    show(browser, tmp_path / "report.html")
+    assert "matched in part" in browser.find_element(By.ID, "legend").text
+    section = open_document(browser, 0)
+    assert "teds 0.7500" in section.find_element(By.CSS_SELECTOR, ".caption").text
+    assert [colour(browser, cell(section, side, "B")) for side in ("gt", "result")] == [YELLOW, VERMILLION]
+    cell(section, "gt", "B").click()
+    line = section.find_element(By.CSS_SELECTOR, ".partner-line").text
+    assert line == "Mapped to result cell \u201cB\u201d, similarity 0.500."
+    cell(section, "result", "B").click()
+    assert section.find_element(By.CSS_SELECTOR, ".partner-line").text == "Mapped to no ground-truth cell."
+    assert quiet_console(browser) == []

@@ -26,7 +26,8 @@ HISTOGRAM_BINS = 10
 """Bars of the F1 histogram: [0, 0.1), [0.1, 0.2) ... [0.9, 1.0]."""
 
 _LAST_COLUMNS = ("precision", "recall", "f1")
-_KIND = re.compile(r'\{"kind":"(\w+)"')
+_KIND = re.compile(r'\{\s*"kind"\s*:\s*"(\w+)"')
+_PAGES = re.compile(r'"pages"\s*:\s*\[\s*\{')
 _NOT_COLUMNS = {"counted", "missing_result"}
 
 
@@ -260,7 +261,7 @@ def write_page(report, out: TextIO) -> None:
         kind = _KIND.match(text)
         if kind:
             kinds.add(kind.group(1))
-        boxes = boxes or '"pages":[{' in text
+        boxes = boxes or _PAGES.search(text) is not None
         out.write(f'<script type="application/json" id="detail-{i}">{_json_in_script(text)}</script>\n')
     meta = json.dumps({"metric": report["metric"], "kinds": sorted(kinds), "boxes": boxes})
     out.write(f'<script type="application/json" id="report-meta">{_json_in_script(meta)}</script>')

@@ -75,6 +75,13 @@
       add(key("o-x", "no relations (blank, or alone)"));
       add(el("span", "key", "dashed outline: a table paired with none; click a cell to list its relations"));
     }
+    if (kinds.indexOf("cells") >= 0) {
+      add(el("strong", null, "Cells:"));
+      add(key("o-A", "matched whole"));
+      add(key("o-S", "matched in part"));
+      add(key("o-N", "not matched"));
+      add(el("span", "key", "click a cell to name the cell it is matched with"));
+    }
     if (kinds.indexOf("tables") >= 0) {
       add(el("span", "key", "Cells are drawn without outcomes (the metric scores whole tables); a dashed " +
         "outline marks a table paired with none."));
@@ -180,7 +187,7 @@
         text += ": " + statusWords(side, found);
         if (view.levels.length > 1) {
           var yes = levelsOf(view, r[4], 1);
-          text += yes.length ? " (" + statusWords(side, true) + " at IoU " + yes.join(", ") + ")"
+          text += yes.length ? " (" + statusWords(side, true) + " at " + view.measure + " " + yes.join(", ") + ")"
                              : " (at every IoU threshold)";
         }
         var li = el("li", "relation " + (found ? "found" : "lost"), text);
@@ -193,15 +200,14 @@
       if (mine.length) info.appendChild(list);
     }
     if (grid.partners && other) {
-      var byLevel = grid.partners[k];
-      var mapped = byLevel[view.level];
+      var mapped = grid.partners[k][Math.min(view.level, grid.partners[k].length - 1)];
+      var at = view.levels.length > 1 ? " at " + view.measure + " \u2265 " + view.levels[view.level] : "";
       var line;
       if (mapped[0] < 0) {
-        line = "Mapped to no " + (side === "gt" ? "result" : "ground-truth") + " cell at IoU \u2265 " +
-          view.levels[view.level] + ".";
+        line = "Mapped to no " + (side === "gt" ? "result" : "ground-truth") + " cell" + at + ".";
       } else {
         line = "Mapped to " + (side === "gt" ? "result" : "ground-truth") + " cell " + cellText(other, mapped[0]) +
-          ", IoU " + mapped[1].toFixed(3) + " (at IoU \u2265 " + view.levels[view.level] + ").";
+          ", " + view.measure + " " + mapped[1].toFixed(3) + (at ? " (" + at.slice(1) + ")" : "") + ".";
         var partner = pairEl.querySelector('.side.' + (side === "gt" ? "result" : "gt") +
           ' .cell[data-k="' + mapped[0] + '"]');
         if (partner) partner.classList.add("partner");
@@ -341,9 +347,9 @@
       host.appendChild(el("p", "note", data.error));
       return;
     }
-    var view = { level: 0, levels: data.levels || [] };
+    var view = { level: 0, levels: data.levels || [], measure: data.measure || "IoU" };
     if (view.levels.length > 1) {
-      var picker = el("div", "levels", "IoU threshold: ");
+      var picker = el("div", "levels", view.measure + " threshold: ");
       view.levels.forEach(function (name, i) {
         var b = el("button", null, name);
         b.type = "button";

@@ -2,13 +2,14 @@
 
 :meth:`~convertables.scoring.metric.Metric.explain` returns a JSON-ready dict::
 
-    {"kind": "relations" | "tables" | "regions",
+    {"kind": "relations" | "cells" | "tables" | "regions",
      "levels": ["relations"],            # what a relation's found-mask bits stand for
                                          # (cTDaR B: the IoU thresholds "0.6" ... "0.9")
      "pairs": [{"gt": GRID or None, "result": GRID or None,
                 "scores": {...},         # the record's entry for the pair (counts, F1, IoU...)
                 "counted": bool}, ...],
      "pages": [PAGE, ...],               # where boxes say more than grids (regions, cTDaR A)
+     "measure": "IoU",                   # what partners' figures and levels are (the default)
      "notes": ["...", ...]}
 
 A GRID is one table drawn as its grid: ``rows`` and ``cols`` (the bands between
@@ -17,10 +18,17 @@ cell boundaries, so a cell claiming a million rows is one band), ``cells`` as
 them ``relations`` as ``[from cell, to cell, "H" or "V", empty slots between or
 None, found mask]`` and ``outcome``, a string a cell with a character a level:
 ``A`` all its relations found (or right, on the result side), ``S`` some, ``N``
-none, ``-`` it has none. A PAGE is ``width``, ``height`` and ``boxes`` as
+none, ``-`` it has none; and ``partners``, a cell's partner on the other side
+``[cell or -1, figure]`` a level (cTDaR B: the cell it is mapped to, and their
+IoU), which a click on the cell names. A PAGE is ``width``, ``height`` and ``boxes`` as
 ``[x1, y1, x2, y2, side, label, outcome]``, origin top-left (:mod:`..geometry`
 turns them), and ``items`` as ``[x, y, class]`` (``A`` in both, ``N`` missed,
 ``F`` false).
+
+The kind says how the page reads the outcomes: ``relations`` by a cell's
+adjacency relations, ``cells`` by the cell itself (``A`` matched whole, ``S`` in
+part, ``N`` not: a metric that aligns cells, as TEDS or GriTS could, with the
+aligned cell as its partner), ``tables`` without outcomes, ``regions`` as pages.
 """
 
 from __future__ import annotations
