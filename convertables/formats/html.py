@@ -379,7 +379,9 @@ def cell_markup(element) -> tuple[str, ...]:
                 if child.text:
                     tokens.extend(child.text)
                 stack.append(iter(child))
-                closing.append((f"</{tag}>", child.tail))
+                # As PubTabNet's tokenizer: no closing token for <unk>, and no tail
+                # after a <td> (of a table nested in the cell).
+                closing.append(("" if tag == "unk" else f"</{tag}>", None if tag == "td" else child.tail))
                 break
             if child.tail:
                 tokens.extend(child.tail)
@@ -387,7 +389,8 @@ def cell_markup(element) -> tuple[str, ...]:
             stack.pop()
             if closing:
                 end, tail = closing.pop()
-                tokens.append(end)
+                if end:
+                    tokens.append(end)
                 if tail:
                     tokens.extend(tail)
     return tuple(tokens)

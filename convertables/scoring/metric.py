@@ -1,6 +1,6 @@
 """What a metric is: the interface the runner calls, and the settings it declares.
 
-Each metric module (structure, ctdar, region, marmot) ends with ``METRICS``, the
+Each metric module (structure, ctdar, region, marmot, teds...) ends with ``METRICS``, the
 :class:`Metric` objects it defines. A metric declares the settings it takes
 (:class:`~convertables.options.Option` values with ``direction="score"``); the
 command line builds ``score``'s options from those declarations, and a setting
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from .pairing import Pairing
     from .report import Summary
 
-METRIC_MODULES = ("structure", "region", "marmot", "ctdar")
+METRIC_MODULES = ("structure", "region", "marmot", "ctdar", "teds")
 """The modules of ``convertables.scoring`` that declare metrics (``METRICS``), in the order listed."""
 
 VARIANT = Option("variant", "--variant", str, "The metric's variant (see each metric; default: its first).",
@@ -36,6 +36,8 @@ COMMON_SETTINGS = (VARIANT, RESULT_FORMAT)
 # Settings that several metrics take, declared once so that they take them alike.
 COMPAT = Option("compat", "--compat", bool, "Reproduce the official tool's numbers, quirks included.", False,
                 direction="score")
+IGNORE_PAGE = Option("ignore_page", "--ignore-page", bool, "structure, teds, grits: pair tables regardless of "
+                     "their page.", False, direction="score")
 PDF_DIR = Option("pdf_dir", "--pdf-dir", Path, "The documents' PDFs (their characters are the items).",
                  direction="score")
 

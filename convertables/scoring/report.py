@@ -127,7 +127,7 @@ def ctdar_summary(report: Mapping) -> Summary:
         ["P / R / F1", *(f"{total['iou'][t]['precision']:.4f} / {total['iou'][t]['recall']:.4f} / "
                          f"{total['iou'][t]['f1']:.4f}" for t in thresholds), ""],
     ]
-    return Summary(f"{report['metric']} ({report['variant']})", columns, rows, totals, _notes(report))
+    return Summary(f"{report['metric']} ({report['variant']})", columns, rows, totals, notes(report))
 
 
 _MARMOT_COUNTS = ("nr", "nm", "na", "nfa", "nfu")
@@ -146,7 +146,7 @@ def marmot_summary(report: Mapping) -> Summary:
     totals = [["total", *(str(total[k]) for k in _MARMOT_COUNTS), f"{total['precision']:.4f}",
                f"{total['recall']:.4f}"]]
     error_types = ", ".join(f"{k} {v}" for k, v in sorted(total["error_types"].items())) or "none"
-    return Summary("marmot error types", columns, rows, totals, [f"error types: {error_types}", *_notes(report)])
+    return Summary("marmot error types", columns, rows, totals, [f"error types: {error_types}", *notes(report)])
 
 
 def structure_summary(report: Mapping) -> Summary:
@@ -159,7 +159,7 @@ def structure_summary(report: Mapping) -> Summary:
         mean = report["document_mean"]
         totals.append(["document mean", "", "", "", *(f"{mean[k]:.4f}" for k in _SCORE_KEYS)])
     return Summary(f"{report['metric']} ({report['variant']})", columns, summary_rows(report), totals,
-                   _notes(report))
+                   notes(report))
 
 
 def summary(report: Mapping) -> Summary:
@@ -170,7 +170,7 @@ def summary(report: Mapping) -> Summary:
     return get_metric(report["metric"]).summary(report)
 
 
-def _notes(report: Mapping) -> list[str]:
+def notes(report: Mapping) -> list[str]:
     return [
         f"normalisation: {report['normalisation']}",
         f"aggregation: {report['aggregation']}",

@@ -56,7 +56,7 @@ from ..options import Option
 from . import text as texts
 from .assignment import max_weight_assignment
 from .precision_recall import document_mean, f1, scores
-from .metric import COMPAT, Metric, ScoreSettings
+from .metric import COMPAT, IGNORE_PAGE, Metric, ScoreSettings
 from .pairing import Pairing, document_key
 from .report import Summary, count_csv_rows, structure_summary
 
@@ -488,8 +488,7 @@ class StructureMetric(Metric):
     settings = (
         Option("normalise", "--normalise", str, "structure: text normalisation of the official tool.", "default",
                "score", choices=("default", "ignorechars", "ignorechars2")),
-        Option("ignore_page", "--ignore-page", bool, "structure: pair tables regardless of their page.", False,
-               "score"),
+        IGNORE_PAGE,
         COMPAT,
         Option("single_variant", "--single-variant", bool, "pubmed: score each document's own result only, not "
                "its variants (PMC1_1.xml...).", False, "score", variants=_PUBMED),

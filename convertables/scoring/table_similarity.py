@@ -1,0 +1,120 @@
+"""Metrics that score a pair of tables with a similarity in [0, 1] (TEDS, GriTS):
+how they pair a document's tables, what their records hold, how they aggregate.
+
+* **Pairing**, as the structure metric pairs tables: each ground-truth table,
+  in document order, takes the remaining result table on the same page
+  (``--ignore-page``: any page) with the highest first score (the first on
+  ties, even at 0). Ground-truth tables left without one, and result tables
+  left over, are records of their own scoring 0 on every score.
+* **Records**: a document's ``tables`` (each with ``gt_table``, ``result_table``
+  and the scores), its mean of each score over those records, and ``f1``, the
+  mean of the first score (what picks among a document's candidates).
+* **Aggregates**: ``total`` holds the mean of each score over all the tables of
+  all documents (``table_mean``: the papers' convention, PubTabNet's and
+  PubTables-1M's), and ``document_mean`` the mean over documents of their
+  means. A document with no table on either side has no records and counts in
+  neither.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Iterator, Mapping
+
+from ..model import Document, Table
+from .metric import Metric, ScoreSettings
+from .report import Summary, notes
+
+
+class TableSimilarityMetric(Metric):
+    """A metric of per-table similarities. Subclasses set ``scores`` and implement
+    :meth:`prepare` and :meth:`table_scores`."""
+
+    scores: tuple[str, ...] = ()
+    """The scores of a table pair, in [0, 1]; the first pairs tables."""
+
+    def prepare(self, table: Table, document: Document, settings: ScoreSettings) -> Any:
+        """What :meth:`table_scores` needs of a table, made once per table."""
+        raise NotImplementedError
+
+    def table_scores(self, gt: Any, result: Any, settings: ScoreSettings) -> dict[str, float]:
+        """The scores of a ground-truth table against a result table (both prepared)."""
+        raise NotImplementedError
+
+    # -- one document ------------------------------------------------------------------------
+
+    def score(self, gt: Document, result: Document | None, settings: ScoreSettings,
+              unreadable: bool = False, gt_file: Path | None = None) -> dict | None:
+        result = result or Document()
+        gt_prepared = [self.prepare(table, gt, settings) for table in gt.tables]
+        result_prepared = [self.prepare(table, result, settings) for table in result.tables]
+        remaining = list(range(len(result.tables)))
+        zero = dict.fromkeys(self.scores, 0.0)
+        first = self.scores[0]
+        records = []
+        for g, table in enumerate(gt.tables):
+            best = None
+            for r in remaining:
+                if not settings.ignore_page and result.tables[r].page != table.page:
+                    continue
+                scores = self.table_scores(gt_prepared[g], result_prepared[r], settings)
+                if best is None or scores[first] > best[1][first]:
+                    best = (r, scores)
+            if best is None:
+                records.append({"gt_table": table.id, "result_table": None, **zero})
+            else:
+                remaining.remove(best[0])
+                records.append({"gt_table": table.id, "result_table": result.tables[best[0]].id, **best[1]})
+        records += [{"gt_table": None, "result_table": result.tables[r].id, **zero} for r in remaining]
+        means = self._means(records)
+        return {"tables": records, "table_count": len(records), **means,
+                "f1": means[first] if records else 1.0}
+
+    def _means(self, records: list[dict]) -> dict[str, float | None]:
+        if not records:
+            return dict.fromkeys(self.scores)
+        return {name: sum(record[name] for record in records) / len(records) for name in self.scores}
+
+    # -- the corpus --------------------------------------------------------------------------
+
+    def aggregate(self, records: list[dict], settings: ScoreSettings) -> dict:
+        tables = [table for record in records for table in record["tables"]]
+        scored = [record for record in records if record["tables"]]
+        return {
+            "total": {"documents": len(records), "tables": len(tables), **self._means(tables)},
+            "document_mean": {"documents": len(scored),
+                              **{name: (sum(r[name] for r in scored) / len(scored) if scored else None)
+                                 for name in self.scores}},
+        }
+
+    # -- presenting --------------------------------------------------------------------------
+
+    def summary(self, report: Mapping) -> Summary:
+        columns = [("document", "left"), ("tables", "right"), *((name, "right") for name in self.scores)]
+        rows = []
+        for record in report["documents"]:
+            if not record.get("counted"):
+                rows.append([record["document"], "error" if "error" in record else "skipped",
+                             *([""] * len(self.scores))])
+            else:
+                rows.append([record["document"], str(record["table_count"]),
+                             *(_shown(record[name]) for name in self.scores)])
+        total, mean = report["total"], report["document_mean"]
+        totals = [["mean over tables", str(total["tables"]), *(_shown(total[name]) for name in self.scores)],
+                  ["mean over documents", "", *(_shown(mean[name]) for name in self.scores)]]
+        return Summary(f"{report['metric']} ({report['variant']})", columns, rows, totals, notes(report))
+
+    def csv_rows(self, report: Mapping) -> Iterator[list]:
+        yield ["document", "gt_file", "result_file", "tables", *self.scores, "error"]
+        for record in report["documents"]:
+            yield [record["document"], record["gt_file"], record["result_file"] or "",
+                   record.get("table_count", ""), *(_csv(record.get(name, "")) for name in self.scores),
+                   record.get("error", record.get("skipped", ""))]
+
+
+def _shown(value: float | None) -> str:
+    return "" if value is None else f"{value:.4f}"
+
+
+def _csv(value):
+    return "" if value is None else value

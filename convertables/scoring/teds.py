@@ -1,0 +1,259 @@
+"""TEDS, the tree-edit-distance similarity of PubTabNet (docs/scoring.md, `--metric teds`).
+
+A table is the tree of its HTML: the ``<table>`` node, its row groups, rows and
+cells, as PubTabNet's reference (``src/metric.py`` of ibm-aur-nlp/PubTabNet)
+builds it from the HTML string:
+
+* a ``<td>`` node carries its colspan, rowspan and its cell's tokens (each
+  character, and inline tags such as ``<b>`` as one token each); nothing below
+  it is a node;
+* every other element is a node with its tag only, and the elements inside a
+  ``<th>`` are nodes too: the reference reads no text of header cells written
+  as ``<th>`` (``--th-text compare`` compares it as for ``<td>``);
+* renaming costs 1 where the tags or (for ``<td>``) the spans differ; two
+  ``<td>`` with equal spans cost the Levenshtein distance of their token lists
+  over the longer one's length (0 for two empty lists); other equal tags 0.
+  Inserting or deleting a node costs 1.
+
+TEDS = 1 - distance / n, where n is the larger count of *elements inside* the
+two tables (as the reference counts them: row groups, rows, cells and the
+inline elements inside cells, not the ``<table>`` itself, although the tree has
+it). TEDS-struct is the same with the cells' tokens left out.
+
+The tree comes from the table's HTML skeleton (:mod:`convertables.skeleton`):
+the source's own for HTML and PubTabNet, else one made from the grid.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..model import Table
+from ..options import Option
+from ..skeleton import CELL_OPENINGS, skeleton
+from .metric import IGNORE_PAGE, ScoreSettings
+from .table_similarity import TableSimilarityMetric
+
+_GROUPS = frozenset({"<thead>", "<tbody>", "<tfoot>", "<tr>"})
+_GROUP_ENDS = frozenset({"</thead>", "</tbody>", "</tfoot>", "</tr>"})
+
+
+@dataclass
+class TedsTree:
+    """A table's TEDS tree in postorder."""
+
+    tags: list[str]
+    parent: list[int]
+    spans: list[tuple[int, int] | None]
+    """(colspan, rowspan) of ``<td>`` nodes (and of ``<th>`` ones compared as ``<td>``)."""
+    tokens: list[tuple[str, ...] | None]
+    """The tokens of the nodes compared by content."""
+    elements: int
+    """The elements inside the table, as the reference counts them."""
+
+
+def cell_tokens(cell) -> tuple[str, ...]:
+    if cell.markup is not None:
+        return cell.markup
+    return tuple(cell.content or "")
+
+
+def _is_tag(token: str) -> bool:
+    return len(token) > 2 and token[0] == "<" and token[-1] == ">"
+
+
+def table_tree(table: Table, th_text: bool = False) -> TedsTree:
+    """The TEDS tree of a table (``th_text``: read ``<th>`` cells as ``<td>`` ones)."""
+    tokens, cells = skeleton(table)
+    # Built in preorder as nested lists [tag, cell or None, children], then numbered in postorder.
+    root: list = ["table", None, []]
+    stack = [root]
+    cell_index = 0
+    elements = 0
+    k = 0
+    while k < len(tokens):
+        token = tokens[k]
+        if token in CELL_OPENINGS:
+            tag = token[1:3]
+            if len(token) == 3:  # "<td": attributes follow until ">"
+                while k < len(tokens) and tokens[k] != ">":
+                    k += 1
+            cell = cells[cell_index]
+            cell_index += 1
+            node = [tag, cell, []]
+            stack[-1][2].append(node)
+            elements += 1
+            inline = cell.markup or ()
+            if tag == "th" and not th_text:
+                # The reference makes a node of every element inside a <th>.
+                inner = [node]
+                for item in inline:
+                    if _is_tag(item):
+                        if item[1] == "/":
+                            if len(inner) > 1:
+                                inner.pop()
+                        else:
+                            child = [item[1:-1], None, []]
+                            inner[-1][2].append(child)
+                            inner.append(child)
+                            elements += 1
+            else:
+                elements += sum(1 for item in inline if _is_tag(item) and item[1] != "/")
+        elif token in _GROUPS:
+            node = [token[1:-1], None, []]
+            stack[-1][2].append(node)
+            stack.append(node)
+            elements += 1
+        elif token in _GROUP_ENDS:
+            if len(stack) > 1 and stack[-1][0] == token[2:-1]:
+                stack.pop()
+        k += 1
+    tags: list[str] = []
+    parent: list[int] = []
+    spans: list[tuple[int, int] | None] = []
+    node_tokens: list[tuple[str, ...] | None] = []
+    # Postorder without recursion.
+    order: list[list] = []
+    walk = [(root, False)]
+    while walk:
+        node, expanded = walk.pop()
+        if expanded:
+            order.append(node)
+        else:
+            walk.append((node, True))
+            for child in reversed(node[2]):
+                walk.append((child, False))
+    index = {id(node): i for i, node in enumerate(order)}
+    parent = [-1] * len(order)
+    for node in order:
+        for child in node[2]:
+            parent[index[id(child)]] = index[id(node)]
+        tag, cell = node[0], node[1]
+        tags.append(tag)
+        if cell is not None and (tag == "td" or th_text):
+            spans.append((cell.col_span, cell.row_span))
+            node_tokens.append(cell_tokens(cell))
+        else:
+            spans.append(None)
+            node_tokens.append(None)
+    return TedsTree(tags, parent, spans, node_tokens, elements)
+
+
+def _encoded(tokens: tuple[str, ...], codes: dict[str, str]) -> str:
+    """A token list as a string of one character a token, so that a string
+    Levenshtein counts token edits (tags get private-use characters)."""
+    if all(len(t) == 1 for t in tokens):
+        return "".join(tokens)
+    out = []
+    for token in tokens:
+        if len(token) != 1:
+            code = codes.get(token)
+            if code is None:
+                code = codes[token] = chr(0xF0000 + len(codes))
+            token = code
+        out.append(token)
+    return "".join(out)
+
+
+def rename_costs(t1: TedsTree, t2: TedsTree, structure_only: bool):
+    """The rename cost of every node pair (rows: ``t1``'s nodes, postorder), a numpy array."""
+    import numpy as np  # (here, not at the top: the other metrics are scored without numpy)
+
+    vocabulary: dict[str, int] = {}
+    tag1 = np.array([vocabulary.setdefault(t, len(vocabulary)) for t in t1.tags])
+    tag2 = np.array([vocabulary.setdefault(t, len(vocabulary)) for t in t2.tags])
+    spans1 = np.array([s if s is not None else (-1, -1) for s in t1.spans]).reshape(-1, 2)
+    spans2 = np.array([s if s is not None else (-1, -1) for s in t2.spans]).reshape(-1, 2)
+    differ = (tag1[:, None] != tag2[None, :]) | (spans1[:, None, 0] != spans2[None, :, 0]) | \
+             (spans1[:, None, 1] != spans2[None, :, 1])
+    costs = differ.astype(np.float64)
+    if structure_only:
+        return costs
+    rows = [i for i, tokens in enumerate(t1.tokens) if tokens is not None]
+    cols = [j for j, tokens in enumerate(t2.tokens) if tokens is not None]
+    if not rows or not cols:
+        return costs
+    from rapidfuzz.distance import Levenshtein
+    from rapidfuzz.process import cdist
+
+    codes: dict[str, str] = {}
+    strings1: dict[str, int] = {}
+    strings2: dict[str, int] = {}
+    s1 = np.array([strings1.setdefault(_encoded(t1.tokens[i], codes), len(strings1)) for i in rows])
+    s2 = np.array([strings2.setdefault(_encoded(t2.tokens[j], codes), len(strings2)) for j in cols])
+    unique1, unique2 = list(strings1), list(strings2)
+    edits = cdist(unique1, unique2, scorer=Levenshtein.distance, dtype=np.int64)
+    longer = np.maximum(np.array([len(s) for s in unique1])[:, None], np.array([len(s) for s in unique2])[None, :])
+    # Two empty token lists cost nothing; else edits over the longer length (the
+    # division as the reference does it: float(int) / int).
+    ratio = edits / np.maximum(longer, 1)
+    at = (np.array(rows)[:, None], np.array(cols)[None, :])
+    costs[at] = np.where(differ[at], 1.0, ratio[s1[:, None], s2[None, :]])
+    return costs
+
+
+class PreparedTree:
+    """A table's TEDS tree with its edit-distance form, made once per table."""
+
+    __slots__ = ("tree", "shape")
+
+    def __init__(self, tree: TedsTree):
+        from .tree_edit import Tree
+
+        self.tree = tree
+        self.shape = Tree.from_parents(tree.parent)
+
+
+def teds_pair(gt: PreparedTree, result: PreparedTree) -> tuple[float, float]:
+    """(TEDS, TEDS-struct) of two tables."""
+    from . import tree_edit
+
+    elements = max(gt.tree.elements, result.tree.elements)
+    if elements == 0:
+        return 1.0, 1.0  # two tables with nothing inside (the reference divides by zero)
+    full = tree_edit.distance(result.shape, gt.shape, rename_costs(result.tree, gt.tree, False))
+    struct = tree_edit.distance(result.shape, gt.shape, rename_costs(result.tree, gt.tree, True))
+    return 1.0 - full / elements, 1.0 - struct / elements
+
+
+def teds(gt: TedsTree, result: TedsTree, structure_only: bool = False) -> float:
+    """TEDS (or TEDS-struct) of two table trees."""
+    full, struct = teds_pair(PreparedTree(gt), PreparedTree(result))
+    return struct if structure_only else full
+
+
+# -- the metric ---------------------------------------------------------------------------------
+
+TH_TEXT = Option("th_text", "--th-text", str, "teds: the text of <th> cells: ignore it as PubTabNet's reference "
+                 "does (it makes nodes of the elements inside them), or compare it as for <td>.", "ignore",
+                 direction="score", choices=("ignore", "compare"))
+
+
+class TedsMetric(TableSimilarityMetric):
+    """TEDS and TEDS-struct per table."""
+
+    name = "teds"
+    title = "TEDS, tree-edit-distance similarity (PubTabNet)"
+    variants = ("pubtabnet",)
+    settings = (IGNORE_PAGE, TH_TEXT)
+    scores = ("teds", "teds_struct")
+
+    def describe(self, settings: ScoreSettings) -> dict:
+        return {
+            "variant": "pubtabnet",
+            "normalisation": "none: the cells' tokens as the source gives them (characters and inline tags); "
+                             + ("the text of <th> cells compared as <td>'s" if settings.th_text == "compare" else
+                                "the text of <th> cells ignored, as PubTabNet's reference does"),
+            "aggregation": "per table pair, 1 - tree edit distance / the larger table's element count; tables "
+                           "paired by TEDS on the same page, unpaired tables 0; total: mean over tables (the "
+                           "papers'); document_mean: mean over documents of their tables' mean",
+        }
+
+    def prepare(self, table: Table, document, settings: ScoreSettings) -> PreparedTree:
+        return PreparedTree(table_tree(table, th_text=settings.th_text == "compare"))
+
+    def table_scores(self, gt: PreparedTree, result: PreparedTree, settings: ScoreSettings) -> dict[str, float]:
+        return dict(zip(self.scores, teds_pair(gt, result)))
+
+
+METRICS = (TedsMetric(),)

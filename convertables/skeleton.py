@@ -1,0 +1,114 @@
+"""A table's HTML skeleton: PubTabNet's structure tokens and the cells they open.
+
+TEDS builds its tree from the skeleton, and the PubTabNet writer writes it. A
+table read from HTML or PubTabNet keeps its source's own
+(:attr:`~convertables.model.Table.html_structure`); any other table gets one
+made from its grid, as PubTabNet's tables are made: the leading rows whose
+cells are all header cells in ``<thead>``, the rest in ``<tbody>``, a ``<tr>``
+for every row (also one that only spanning cells from above cover), and a
+``<td>`` for every cell in row-major order, its spans as attributes. A slot no
+cell covers gets an empty ``<td>`` of its own, as in PubTabNet, where every
+slot of the grid is some cell's (ICDAR 2013 files leave empty cells out).
+"""
+
+from __future__ import annotations
+
+from .model import Cell, Table
+
+CELL_OPENINGS = frozenset({"<td>", "<th>", "<td", "<th"})
+
+
+def placed(table: Table) -> list[tuple[int, int, int, int, Cell]]:
+    """Each cell's (start row, start column, end row, end column) in the table's
+    grid (its region's increments added), with the cell, in row-major order."""
+    found = []
+    for region in table.regions:
+        dr, dc = region.row_increment, region.col_increment
+        for cell in region.cells:
+            found.append((cell.start_row + dr, cell.start_col + dc, cell.end_row + dr, cell.end_col + dc, cell))
+    found.sort(key=lambda entry: (entry[0], entry[1]))
+    return found
+
+
+def span_tokens(tag: str, colspan: int, rowspan: int) -> list[str]:
+    """A cell's opening as PubTabNet writes it."""
+    if colspan == 1 and rowspan == 1:
+        return [f"<{tag}>"]
+    tokens = [f"<{tag}"]
+    if rowspan != 1:
+        tokens.append(f' rowspan="{rowspan}"')
+    if colspan != 1:
+        tokens.append(f' colspan="{colspan}"')
+    tokens.append(">")
+    return tokens
+
+
+def own_skeleton_fits(table: Table) -> bool:
+    """Whether the table's own skeleton opens exactly one cell per cell."""
+    structure = table.html_structure
+    if structure is None:
+        return False
+    openings = sum(1 for token in structure if token in CELL_OPENINGS)
+    return openings == sum(len(region.cells) for region in table.regions)
+
+
+def skeleton(table: Table) -> tuple[list[str], list[Cell]]:
+    """The structure tokens and the cells in the order of their openings."""
+    if own_skeleton_fits(table):
+        return list(table.html_structure), table.cells()
+    return derived_skeleton(table)
+
+
+def derived_skeleton(table: Table) -> tuple[list[str], list[Cell]]:
+    """The skeleton made from the grid (see the module's docstring)."""
+    cells = placed(table)
+    if not cells:
+        return ["<tbody>", "</tbody>"], []
+    first_row = min(entry[0] for entry in cells)
+    last_row = max(max(entry[0], entry[2]) for entry in cells)
+    by_row: dict[int, list[tuple[int, int, int, int, Cell]]] = {}
+    for entry in cells:
+        by_row.setdefault(entry[0], []).append(entry)
+    header_rows = 0
+    for row in range(first_row, last_row + 1):
+        starting = by_row.get(row, [])
+        if not starting or not all(entry[4].header for entry in starting):
+            break
+        header_rows += 1
+    width = max(entry[3] for entry in cells) + 1
+    tokens: list[str] = []
+    ordered: list[Cell] = []
+    covering: list[tuple[int, int, int]] = []  # (first column, last column, last row) of cells from rows above
+
+    def fill(row: int, x: int, to: int) -> int:
+        """Empty cells on the free slots of ``row`` from column ``x`` up to ``to``."""
+        while x < to:
+            cover = next((c for c in covering if c[0] <= x <= c[1]), None)
+            if cover is not None:
+                x = cover[1] + 1
+                continue
+            tokens.extend(("<td>", "</td>"))
+            ordered.append(Cell(row, x, row, x, ""))
+            x += 1
+        return x
+
+    for group, rows in (("thead", range(first_row, first_row + header_rows)),
+                        ("tbody", range(first_row + header_rows, last_row + 1))):
+        if not rows:
+            continue
+        tokens.append(f"<{group}>")
+        for row in rows:
+            covering = [c for c in covering if c[2] >= row]
+            tokens.append("<tr>")
+            x = 0
+            for r0, c0, r1, c1, cell in by_row.get(row, []):
+                x = max(fill(row, x, c0), c1 + 1)
+                tokens.extend(span_tokens("td", c1 - c0 + 1, r1 - r0 + 1))
+                tokens.append("</td>")
+                ordered.append(cell)
+                if r1 > row:
+                    covering.append((c0, c1, r1))
+            fill(row, x, width)
+            tokens.append("</tr>")
+        tokens.append(f"</{group}>")
+    return tokens, ordered
