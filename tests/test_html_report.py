@@ -132,10 +132,18 @@ def browser(tmp_path_factory):
 
 
 def show(browser, path: Path) -> float:
-    """Open the page; the seconds until its script has run."""
+    """Open the page and wait for its script to have run (a large page may still be
+    loading when the driver hands back); the seconds it took."""
+    from selenium.common.exceptions import TimeoutException
+    from selenium.webdriver.support.ui import WebDriverWait
+
     start = time.perf_counter()
     browser.get(path.as_uri())
-    assert browser.execute_script("return document.body.dataset.ready") == "1"
+    try:
+        WebDriverWait(browser, 120, poll_frequency=0.05).until(lambda driver: driver.execute_script(
+            "return document.readyState === 'complete' && document.body.dataset.ready === '1'"))
+    except TimeoutException:
+        pytest.fail(f"the page's script did not run: {browser.get_log('browser')}")
     return time.perf_counter() - start
 
 

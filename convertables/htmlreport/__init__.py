@@ -108,7 +108,7 @@ def _scalar_items(values: Mapping) -> list[tuple[str, object]]:
 
 
 def _totals(report: Mapping) -> Iterator[str]:
-    rows = [("total", "total (micro)", report.get("total") or {})]
+    rows = [("total", "total", report.get("total") or {})]  # (its rule: the aggregation above)
     if report.get("document_mean") is not None:
         rows.append(("document_mean", "document mean", report["document_mean"]))
     keys: list[str] = []
