@@ -4,7 +4,7 @@
 (:class:`ConvertReport`, :class:`CheckReport`,
 :class:`~convertables.scoring.report.ScoreReport`); every problem in them is a
 :class:`~convertables.diagnostics.Diagnostic` with a stable code. A reporter
-(``text``, ``json``, ``github``, ``csv``) presents a report; the command line
+(``text``, ``json``, ``github``, ``csv``, ``html``) presents a report; the command line
 only picks one by name (:func:`reporter`), as check-jsonschema's do.
 """
 
@@ -224,8 +224,21 @@ class CsvReporter(Reporter):
         streams.out.write(per_document_csv(report))
 
 
+class HtmlReporter(Reporter):
+    """score: the HTML report, one self-contained page (as ``--html FILE`` writes it)."""
+
+    name = "html"
+
+    def scored(self, report: ScoreReport, streams: Streams) -> None:
+        from .htmlreport import write_page
+
+        for d in report.diagnostics:
+            streams.err.write(d.format() + "\n")
+        write_page(report, streams.out)
+
+
 REPORTER_BY_NAME: dict[str, Reporter] = {r.name: r for r in (TextReporter(), JsonReporter(), GithubReporter(),
-                                                              CsvReporter())}
+                                                              CsvReporter(), HtmlReporter())}
 
 
 def reporter(name: str, command: str) -> Reporter:

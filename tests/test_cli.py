@@ -305,7 +305,7 @@ def test_no_more_workers_are_started_than_documents_or_four_a_cpu(monkeypatch):
             return map(function, items)
 
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Serial)
-    monkeypatch.setattr(runner, "score_pair", lambda pair, settings: {"document": pair})
+    monkeypatch.setattr(runner, "score_pair", lambda pair, settings, explain=False: {"document": pair})
     monkeypatch.setattr(runner, "SERIAL_WORK_S", -1.0)  # the pool from the third document on
     monkeypatch.setattr(runner.os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
     for jobs, documents, workers in ((1000, 100, 8), (1000, 5, 3), (3, 100, 3)):

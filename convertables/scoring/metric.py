@@ -107,6 +107,18 @@ class Metric:
         """The per-document CSV: its header, then a row a document."""
         raise NotImplementedError
 
+    def explain(self, gt: Document, result: Document | None, settings: ScoreSettings, record: dict | None = None,
+                gt_file: Path | None = None) -> dict:
+        """What it found in one document, cell by cell, for the HTML report
+        (JSON-ready; :mod:`convertables.scoring.explain` describes the dict);
+        ``record`` is the document's record as :meth:`score` made it. By
+        default the tables side by side, paired as the record's ``tables``
+        entries name them (``gt_table``, ``result_table``), with each entry's
+        figures and no cell outcomes."""
+        from .explain import default_explain
+
+        return default_explain(gt, result, record)
+
 
 _METRICS: dict[str, Metric] | None = None
 

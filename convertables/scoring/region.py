@@ -37,7 +37,7 @@ from typing import Iterator, Mapping
 
 from ..diagnostics import Diagnostic, InputError, Severity, UsageError
 from ..geometry import envelope
-from ..model import BBox, Document, Region
+from ..model import BBox, Document, Frame, Region
 from .precision_recall import document_mean, scores
 from .metric import PDF_DIR, Metric, ScoreSettings
 from .report import Summary, count_csv_rows, structure_summary
@@ -180,6 +180,15 @@ def score_document(gt: Document, result: Document, pages: dict[int, PageItems], 
     }
 
 
+MAX_SKETCHED_ITEMS = 20_000
+"""At most this many items of a page are drawn in the HTML report."""
+
+
+def _flag(masks: dict, page: int, k: int) -> bool:
+    mask = masks.get(page)
+    return mask is not None and bool(mask[k])
+
+
 # -- the metric, as the runner calls it ----------------------------------------------------------
 
 class RegionMetric(Metric):
@@ -235,6 +244,71 @@ class RegionMetric(Metric):
         scored = score_document(gt, result or Document(), pages, settings.variant or "chars")
         scored["tables"] = scored.pop("regions")
         return scored
+
+    def _page_sizes(self, gt: Document, gt_file: Path | None, settings: ScoreSettings) -> dict:
+        """The pages' sizes: the document's own, or its PDF's (read once: :func:`..pdf.read_pdf` keeps it)."""
+        from .explain import page_sizes
+
+        sizes = page_sizes(gt)
+        if sizes or settings.pdf_dir is None or gt_file is None:
+            return sizes
+        from ..pdf import read_pdf
+        from .pairing import find_pdf
+
+        pdf = find_pdf(gt_file, gt.filename, Path(settings.pdf_dir))
+        return {n: size for n, size in enumerate(read_pdf(pdf).sizes, 1)} if pdf else {}
+
+    def explain(self, gt: Document, result: Document | None, settings: ScoreSettings, record: dict | None = None,
+                gt_file: Path | None = None) -> dict:
+        """The regions on their pages, paired or not, complete and pure or not,
+        and the items: found (in a region and its partner), missed, false."""
+        from .explain import sketch_pages
+
+        result = result or Document()
+        pages = self._pages(gt, gt_file, settings)
+        scored = score_document(gt, result, pages, settings.variant or "chars")
+        gts, _ = _locate(gt, pages)
+        results, _ = _locate(result, pages)
+        by_gt = {(g.table_id, g.region_id): g for g in gts}
+        by_result = {(r.table_id, r.region_id): r for r in results}
+        boxes, pairs = [], []
+        in_gt, in_result, found = {}, {}, {}  # page -> item masks
+
+        def add(masks: dict, page: int, mask) -> None:
+            if len(mask):
+                masks[page] = masks[page] | mask if page in masks else mask
+
+        for entry in scored["regions"]:
+            g = by_gt.get((entry["gt_table"], entry["gt_region"]))
+            r = by_result.get((entry["result_table"], entry["result_region"]))
+            outcome = ("N" if g is None or r is None else "A" if entry["complete"] and entry["pure"] else "S")
+            if g is not None:
+                add(in_gt, g.page, g.items)
+                if g.box is not None:
+                    boxes.append((g.page, g.box, "gt", f"ground truth {g.table_id}.{g.region_id}: {g.count} items, "
+                                  f"{entry['correct_items']} found", outcome))
+            if r is not None:
+                add(in_result, r.page, r.items)
+                if r.box is not None:
+                    boxes.append((r.page, r.box, "result", f"result {r.table_id}.{r.region_id}: {r.count} items, "
+                                  f"{entry['correct_items']} right", outcome))
+            if g is not None and r is not None and len(g.items) == len(r.items):
+                add(found, g.page, g.items & r.items)
+            pairs.append({"gt": None, "result": None, "scores": dict(entry), "counted": True})
+        frame = next((b[1].frame for b in boxes), Frame.PDF)
+        items = {}
+        for number in sorted({*in_gt, *in_result}):
+            page, kinds = pages[number], []
+            claimed = in_gt[number] | in_result[number] if number in in_gt and number in in_result else \
+                in_gt.get(number, in_result.get(number))
+            for k in claimed.nonzero()[0][:MAX_SKETCHED_ITEMS]:
+                x1, y1, x2, y2 = page.boxes[k]
+                cls = "A" if _flag(found, number, k) else "N" if _flag(in_gt, number, k) else "F"
+                kinds.append((BBox(float(x1), float(y1), float(x2), float(y2), frame), cls))
+            items[number] = kinds
+        return {"kind": "regions", "levels": [], "pairs": pairs,
+                "pages": sketch_pages(boxes, self._page_sizes(gt, gt_file, settings), items),
+                "notes": scored["notes"]}
 
     def aggregate(self, records: list[dict], settings: ScoreSettings) -> dict:
         totals = {k: sum(r[k] for r in records) for k in ("gt", "correct", "detected")}

@@ -35,6 +35,9 @@ class ScoreReport(dict):
         self.workers = workers
         """How many processes scored (this one, or the workers started); said in the text report
         (not in the JSON's object, which is the same however the documents were spread)."""
+        self.details = None
+        """Where scoring was asked for them, each document's detail for the HTML report
+        (:class:`~convertables.scoring.explain.Details`; not in the JSON's object)."""
         super().__init__(metric=metric, **description, settings=settings, documents=documents, **aggregate,
                          unpaired={"gt": list(unpaired_gt), "result": list(unpaired_result)},
                          errors=[d.format() for d in self.diagnostics] if error_lines is None else error_lines)
@@ -64,6 +67,15 @@ class ScoreReport(dict):
 
     def to_json(self) -> str:
         return as_json(self)
+
+    def write_html(self, path, force: bool = False) -> None:
+        """Write the HTML report (docs/scoring.md, "The HTML report") to ``path``,
+        refusing to replace a file without ``force``; each document's cells are
+        drawn where the report has its :attr:`details` (``score(..., html=...)``
+        or ``explain=True``)."""
+        from ..htmlreport import write_html
+
+        write_html(self, path, force=force)
 
     def __reduce__(self):
         return (dict, (dict(self),))

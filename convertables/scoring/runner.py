@@ -19,6 +19,7 @@ from ..model import Document
 from ..options import ReadOptions
 from .metric import Metric, ScoreSettings, get_metric
 from .pairing import DocumentPair, Pairing, collect, document_key, pair
+from .explain import Details
 from .report import ScoreReport
 from .structure import TableTooLarge
 
@@ -61,11 +62,13 @@ class _CandidateFiles:
         return self.results[path]
 
 
-def score_pair(pair_: DocumentPair, settings: ScoreSettings) -> dict:
+def score_pair(pair_: DocumentPair, settings: ScoreSettings, explain: bool = False) -> dict:
     """The record of one document: the best of its candidates (ground-truth
     alternatives, result variants), by the metric's preference. Its problems,
     as diagnostics, are under the key ``diagnostics`` (the runner takes them out
-    of the record; the record keeps the first one's line under ``error``)."""
+    of the record; the record keeps the first one's line under ``error``); with
+    ``explain``, the metric's detail of the best candidate, as JSON text, under
+    ``detail`` (taken out too)."""
     metric = get_metric(settings.metric)
     record: dict = {
         "document": pair_.document,
@@ -108,6 +111,8 @@ def score_pair(pair_: DocumentPair, settings: ScoreSettings) -> dict:
         record["counted"] = True
         if len(alternatives) > 1:
             record["alternatives"] = alternatives
+        if explain:
+            record["detail"] = _explained(metric, candidates, best[0], best[1], best[2], settings)
     except InputError as exc:
         return failed(exc.diagnostic, counted=False)
     except TableTooLarge as exc:
@@ -123,7 +128,21 @@ def score_pair(pair_: DocumentPair, settings: ScoreSettings) -> dict:
     return record
 
 
-def _score_pair_star(args: tuple[DocumentPair, ScoreSettings]) -> dict:
+def _explained(metric: Metric, candidates: _CandidateFiles, gt_file: Path, result_file: Path | None,
+               scored: dict, settings: ScoreSettings) -> str:
+    """The metric's detail of a document's kept candidate (for the HTML report), as
+    compact JSON text (cheaper to send from a worker than the objects)."""
+    import json
+
+    try:
+        detail = metric.explain(candidates.gt(gt_file), candidates.result(result_file) if result_file else None,
+                                settings, record=scored, gt_file=gt_file)
+        return json.dumps(detail, separators=(",", ":"), allow_nan=False)
+    except Exception as exc:  # the document's score stands; its section of the page says this
+        return json.dumps({"error": f"no detail: {type(exc).__name__}: {exc}"})
+
+
+def _score_pair_star(args: tuple[DocumentPair, ScoreSettings, bool]) -> dict:
     return score_pair(*args)
 
 
@@ -173,24 +192,26 @@ WORKERS_PER_CPU = 4
 
 
 def score_documents(
-    pairs: list[DocumentPair], settings: ScoreSettings, jobs: int = 1, workers_used: list[int] | None = None
+    pairs: list[DocumentPair], settings: ScoreSettings, jobs: int = 1, workers_used: list[int] | None = None,
+    explain: bool = False,
 ) -> Iterator[dict]:
     """Records in document order; with ``jobs > 1`` documents are scored in
     worker processes unless the corpus is small (see SERIAL_WORK_S). The number
-    of processes that scored (this one, or the workers) is appended to ``workers_used``."""
+    of processes that scored (this one, or the workers) is appended to ``workers_used``.
+    ``explain``: each record carries its detail (:func:`score_pair`)."""
     if workers_used is not None:
         workers_used.append(1)
     if jobs <= 1 or len(pairs) < 3:
         for p in pairs:
-            yield score_pair(p, settings)
+            yield score_pair(p, settings, explain)
         return
     # The first document is scored here, untimed: that loads the readers and
     # libraries it needs once, before the workers are forked. The next ones
     # time the rest.
-    yield score_pair(pairs[0], settings)
+    yield score_pair(pairs[0], settings, explain)
     done, start = 1, time.perf_counter()
     while done < len(pairs):
-        yield score_pair(pairs[done], settings)
+        yield score_pair(pairs[done], settings, explain)
         done += 1
         elapsed = time.perf_counter() - start
         if elapsed > SERIAL_WORK_S or elapsed / (done - 1) * (len(pairs) - done) > SERIAL_WORK_S:
@@ -204,7 +225,7 @@ def score_documents(
     if workers_used is not None:
         workers_used[-1] = workers
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        yield from pool.map(_score_pair_star, [(p, settings) for p in rest],
+        yield from pool.map(_score_pair_star, [(p, settings, explain) for p in rest],
                             chunksize=max(1, len(rest) // (workers * 32)))
 
 
@@ -236,10 +257,13 @@ def score_paths(
     on_document: Callable[[dict, int], None] | None = None,
     join: bool = False,
     shard: tuple[int, int] | None = None,
+    details: Details | None = None,
 ) -> ScoreReport:
     """Score every result document under ``result`` against the ground truth under ``gt``;
     with ``join``, results exported one file per table make one document each; with
-    ``shard = (K, N)``, only the documents of shard K of N (:mod:`.shards`).
+    ``shard = (K, N)``, only the documents of shard K of N (:mod:`.shards`); with
+    ``details``, each document's detail (:meth:`Metric.explain`) goes there as it
+    comes, by its record's position, and the report's ``details`` is it (the HTML report draws them).
 
     Returns the report (docs/scoring.md, "The JSON report"). ``on_document(record, total)`` is called as
     each document is done (for progress).
@@ -290,8 +314,12 @@ def score_paths(
     diagnostics: list[Diagnostic] = []
     error_positions: list[int] = []
     workers: list[int] = []
-    for position, record in zip(kept, score_documents([pairing.pairs[i] for i in kept], settings, jobs, workers)):
+    for position, record in zip(kept, score_documents([pairing.pairs[i] for i in kept], settings, jobs, workers,
+                                                      explain=details is not None)):
         found = record.pop("diagnostics", ())
+        detail = record.pop("detail", None)
+        if detail is not None and details is not None:
+            details.add(len(records), detail)
         diagnostics.extend(found)
         error_positions.extend([position] * len(found))
         records.append(record)
@@ -305,7 +333,7 @@ def score_paths(
     unpaired_gt, gt_positions = _unpaired_gt(pairing, set(kept))
     unpaired_results, result_positions = _unpaired_results(pairing, shard)
     scored = [r for r in records if r.get("counted")]
-    return ScoreReport(
+    report = ScoreReport(
         metric=metric.name,
         description=metric.describe(settings),
         settings=settings.as_dict(metric),
@@ -320,6 +348,8 @@ def score_paths(
             "error_positions": error_positions, "unpaired_gt_positions": gt_positions,
             "unpaired_result_positions": result_positions},
     )
+    report.details = details
+    return report
 
 
 def _in_shard(pairing: Pairing, shard: tuple[int, int] | None) -> list[int]:
@@ -348,8 +378,9 @@ def _unpaired_results(pairing: Pairing, shard: tuple[int, int] | None) -> tuple[
 
 
 def score_document_pair(gt: Document, result: Document, settings: ScoreSettings = ScoreSettings(),
-                        name: str | None = None) -> ScoreReport:
-    """The report of one ground-truth document against one result, both in memory."""
+                        name: str | None = None, details: Details | None = None) -> ScoreReport:
+    """The report of one ground-truth document against one result, both in memory
+    (with ``details``, as :func:`score_paths`)."""
     metric = get_metric(settings.metric)
     _check_variant(metric, settings)
     settings.check_for(metric)
@@ -364,11 +395,18 @@ def score_document_pair(gt: Document, result: Document, settings: ScoreSettings 
         else:
             record.update(scored)
             record["counted"] = True
+            if details is not None:
+                import json
+
+                details.add(0, json.dumps(metric.explain(gt, result, settings, record=scored), separators=(",", ":"),
+                                          allow_nan=False))
     except (InputError, TableTooLarge, GeometryFailed) as exc:
         diagnostic = exc.diagnostic if isinstance(exc, InputError) else Diagnostic(
             "table-too-large" if isinstance(exc, TableTooLarge) else "geometry-failed", Severity.ERROR, str(exc), name)
         problems.append(diagnostic)
         record["error"] = diagnostic.format()
     counted = [record] if record.get("counted") else []
-    return ScoreReport(metric=metric.name, description=metric.describe(settings), settings=settings.as_dict(metric),
-                       documents=[record], aggregate=metric.aggregate(counted, settings), diagnostics=problems)
+    report = ScoreReport(metric=metric.name, description=metric.describe(settings), settings=settings.as_dict(metric),
+                         documents=[record], aggregate=metric.aggregate(counted, settings), diagnostics=problems)
+    report.details = details
+    return report
