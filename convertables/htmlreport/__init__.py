@@ -283,9 +283,14 @@ def write_html(report, path: str | os.PathLike, force: bool = False) -> None:
     left alone (InputError ``output-exists``)."""
     from ..files import AtomicLines
 
+    import io
+
     target = AtomicLines(Path(path), force=force)
     try:
-        write_page(report, target.handle)
+        text = io.TextIOWrapper(target.handle, encoding="utf-8", newline="")  # (the file is written as bytes)
+        write_page(report, text)
+        text.flush()
+        text.detach()
     except BaseException:
         target.discard()
         raise
