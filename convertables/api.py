@@ -150,6 +150,7 @@ def score(
     html: PathLike | None = None,
     force: bool = False,
     explain: bool = False,
+    spill: bool = False,
     **settings: Any,
 ):
     """Score results against ground truth: two files, two folders (paired by
@@ -161,6 +162,9 @@ def score(
     With ``html``, the HTML report is written there too (refusing to replace a
     file without ``force``); with ``explain``, the report keeps what each
     document's cells did (its ``details``), which ``report.write_html(path)`` draws.
+    With ``spill``, the records are kept in a temporary file rather than in memory,
+    as the command line keeps them (``report.documents`` is then a sequence read
+    from it, and ``report.to_json()`` the way to JSON).
     Returns a :class:`~convertables.scoring.ScoreReport`.
 
     >>> from convertables import read
@@ -195,7 +199,7 @@ def score(
         elif shard is not None and not (len(shard) == 2 and 1 <= shard[0] <= shard[1]):
             raise UsageError(f"shard is (K, N) with 1 <= K <= N, not {shard!r}")
         report = score_paths(gt, result, chosen, jobs, on_document, join=join, shard=tuple(shard) if shard else None,
-                             details=details)
+                             details=details, spill=spill)
     if html is not None:
         report.write_html(html, force=force)
     return report

@@ -423,10 +423,9 @@ def _score_command(
         convertables score --gt gt/ --result results/ --html report.html
     """
     from .api import score as score_files
-    from .files import write_atomic
     from .reports import Streams, reporter
     from .scoring import default_jobs
-    from .scoring.report import per_document_csv
+    from .scoring.report import write_csv_file
 
     lines = None
     try:
@@ -458,11 +457,11 @@ def _score_command(
         explain = html is not None or report == "html"
         if bar is None:
             scored = score_files(gt, result, metric, jobs=jobs, join=join, shard=shard, on_document=on_document,
-                                 explain=explain, **given)
+                                 explain=explain, spill=True, **given)
         else:
             with bar:
                 scored = score_files(gt, result, metric, jobs=jobs, join=join, shard=shard,
-                                     on_document=on_document, explain=explain, **given)
+                                     on_document=on_document, explain=explain, spill=True, **given)
     except UsageError as exc:
         if lines is not None:
             lines.discard()
@@ -481,7 +480,7 @@ def _score_command(
             unwritten = exc.diagnostic
     if per_document is not None:
         try:
-            write_atomic(per_document, per_document_csv(scored).encode("utf-8"), force=force)
+            write_csv_file(scored, per_document, force=force)
         except InputError as exc:  # the scores are still reported, and this said after them
             unwritten = exc.diagnostic
     if html is not None:

@@ -184,9 +184,12 @@ class JsonReporter(Reporter):
         streams.out.write(shown.to_json())
 
     def scored(self, report: ScoreReport, streams: Streams) -> None:
+        from .scoring.report import write_json
+
         for d in report.diagnostics:
             streams.err.write(d.format() + "\n")
-        streams.out.write(report.to_json() + "\n")
+        write_json(report, streams.out)
+        streams.out.write("\n")
 
 
 def _escape_github(value: str) -> str:
@@ -217,11 +220,11 @@ class CsvReporter(Reporter):
     name = "csv"
 
     def scored(self, report: ScoreReport, streams: Streams) -> None:
-        from .scoring.report import per_document_csv
+        from .scoring.report import write_csv
 
         for d in report.diagnostics:
             streams.err.write(d.format() + "\n")
-        streams.out.write(per_document_csv(report))
+        write_csv(report, streams.out)
 
 
 class HtmlReporter(Reporter):

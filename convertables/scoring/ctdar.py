@@ -362,7 +362,7 @@ class CtdarMetric(Metric):
         return sum(t * f for t, f in zip(THRESHOLDS, f1s)) / math.fsum(THRESHOLDS)
 
     def aggregate(self, records: list[dict], settings: ScoreSettings) -> dict:
-        counted = list(records)
+        counted = records
         if settings.compat:
             # The tool drops every other ground truth that has no result file.
             missing = sorted((r for r in records if r.get("missing_result")), key=lambda r: r["gt_file"])

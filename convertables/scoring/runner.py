@@ -20,6 +20,7 @@ from ..options import ReadOptions
 from .metric import Metric, ScoreSettings, get_metric
 from .pairing import DocumentPair, Pairing, collect, document_key, pair
 from .explain import Details
+from .records import RecordStore
 from .report import ScoreReport
 from .structure import TableTooLarge
 
@@ -258,12 +259,15 @@ def score_paths(
     join: bool = False,
     shard: tuple[int, int] | None = None,
     details: Details | None = None,
+    spill: bool = False,
 ) -> ScoreReport:
     """Score every result document under ``result`` against the ground truth under ``gt``;
     with ``join``, results exported one file per table make one document each; with
     ``shard = (K, N)``, only the documents of shard K of N (:mod:`.shards`); with
     ``details``, each document's detail (:meth:`Metric.explain`) goes there as it
-    comes, by its record's position, and the report's ``details`` is it (the HTML report draws them).
+    comes, by its record's position, and the report's ``details`` is it (the HTML report draws them);
+    with ``spill``, the records are kept in a temporary file, not in memory (a
+    :class:`~.records.RecordStore`: memory flat in the number of documents).
 
     Returns the report (docs/scoring.md, "The JSON report"). ``on_document(record, total)`` is called as
     each document is done (for progress).
@@ -310,7 +314,7 @@ def score_paths(
     for document_pair in pairing.pairs:
         document_pair.joined = {r: joined[r] for r in document_pair.result_files if r in joined}
     kept = _in_shard(pairing, shard)
-    records = []
+    records: list[dict] | RecordStore = RecordStore() if spill else []
     diagnostics: list[Diagnostic] = []
     error_positions: list[int] = []
     workers: list[int] = []
@@ -332,7 +336,7 @@ def score_paths(
         error_positions.append(len(pairing.pairs))
     unpaired_gt, gt_positions = _unpaired_gt(pairing, set(kept))
     unpaired_results, result_positions = _unpaired_results(pairing, shard)
-    scored = [r for r in records if r.get("counted")]
+    scored = records.counted() if spill else [r for r in records if r.get("counted")]
     report = ScoreReport(
         metric=metric.name,
         description=metric.describe(settings),

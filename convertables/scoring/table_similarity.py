@@ -23,7 +23,7 @@ from typing import Any, Iterator, Mapping
 
 from ..model import Document, Table
 from .metric import Metric, ScoreSettings
-from .report import Summary, notes
+from .report import Rows, Summary, notes
 
 
 class TableSimilarityMetric(Metric):
@@ -91,14 +91,12 @@ class TableSimilarityMetric(Metric):
 
     def summary(self, report: Mapping) -> Summary:
         columns = [("document", "left"), ("tables", "right"), *((name, "right") for name in self.scores)]
-        rows = []
-        for record in report["documents"]:
+        def row(record: dict) -> list[str]:
             if not record.get("counted"):
-                rows.append([record["document"], "error" if "error" in record else "skipped",
-                             *([""] * len(self.scores))])
-            else:
-                rows.append([record["document"], str(record["table_count"]),
-                             *(_shown(record[name]) for name in self.scores)])
+                return [record["document"], "error" if "error" in record else "skipped", *([""] * len(self.scores))]
+            return [record["document"], str(record["table_count"]), *(_shown(record[name]) for name in self.scores)]
+
+        rows = Rows(report["documents"], row)
         total, mean = report["total"], report["document_mean"]
         totals = [["mean over tables", str(total["tables"]), *(_shown(total[name]) for name in self.scores)],
                   ["mean over documents", "", *(_shown(mean[name]) for name in self.scores)]]
