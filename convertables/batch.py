@@ -46,7 +46,7 @@ def collect_inputs(inputs: Iterable[Path], from_format: Format | None,
     if inputs.count(files.STDIN) > 1:
         raise UsageError("standard input (-) can be read once")
     for item in inputs:
-        if item == files.STDIN:
+        if files.is_stdin(item):
             found.append((item, Path("stdin")))
         elif item.is_dir():
             batch = True

@@ -229,7 +229,7 @@ def _page_rules(path: Path, doc: Document, pdf_dir: Path, diagnostics: Diagnosti
 def collect(paths: list[Path]) -> list[Path]:
     found = []
     for path in paths:
-        if path == files.STDIN:
+        if files.is_stdin(path):
             found.append(path)
             continue
         if not path.exists():

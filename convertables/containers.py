@@ -69,7 +69,7 @@ def container_format(path: Path, forced: Format | None = None) -> Format | None:
     can be read (its reader says why, later). Only files with a container
     format's suffix are looked at, and their content decides, not the suffix:
     another JSON Lines file (score's --records) is no container of documents."""
-    if path == files.STDIN:
+    if files.is_stdin(path):
         return None
     if forced is not None:
         return forced if forced.is_container and path.is_file() else None

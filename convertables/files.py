@@ -36,16 +36,22 @@ STDIN = Path("-")
 """The input ``-``: standard input."""
 
 
+def is_stdin(path) -> bool:
+    """Whether ``path`` is ``-``. (Compared as text: comparing Path objects makes
+    each keep a list of its parts, a cost that a corpus of a million files feels.)"""
+    return path is STDIN or str(path) == "-"
+
+
 def display_name(path: Path) -> str:
     """How diagnostics name an input (standard input as ``<stdin>``)."""
-    return "<stdin>" if path == STDIN else str(path)
+    return "<stdin>" if is_stdin(path) else str(path)
 
 
 def read_bytes_of(path: Path, limit: int | None = None) -> bytes:
     """The bytes of a file (``-``: standard input) of at most ``limit`` bytes
     (by default MAX_INPUT_BYTES; InputError otherwise, or where it cannot be read)."""
     limit = MAX_INPUT_BYTES if limit is None else limit
-    if path == STDIN:
+    if is_stdin(path):
         import sys
 
         data = sys.stdin.buffer.read(limit + 1)
