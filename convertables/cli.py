@@ -391,7 +391,7 @@ def _score_command(
     result: Annotated[Path, typer.Option("--result", help="Result file or folder (any readable format).",
                                          show_default=False)],
     metric: Annotated[str, typer.Option("--metric", help="The metric (see docs/scoring.md).")] = "structure",
-    report: Annotated[str, typer.Option("--format", help="Report: text (a table on stdout), json, or csv (a row a document).")] = "text",
+    report: Annotated[str, typer.Option("--format", help="Report: text (a table on stdout), json, csv (a row a document), or github (workflow annotations for the documents' errors and warnings, then the table).")] = "text",
     per_document: Annotated[Optional[Path], typer.Option("--per-document", help="Also write per-document figures as CSV.")] = None,
     records: Annotated[Optional[Path], typer.Option("--records", help="Also write each document's record as a JSON line, as it is scored (JSON Lines).")] = None,
     jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, show_default=False, help="Worker processes scoring documents in parallel [default: the CPUs this process may use, as many as the available memory holds at 512 MiB each; 1: none; at most 4 per CPU are started].")] = None,
@@ -483,7 +483,7 @@ def _score_command(
     chosen.scored(scored, Streams())
     if unwritten is not None:
         typer.echo(unwritten.format(), err=True)
-    raise typer.Exit(EXIT_FAILED if scored.diagnostics or unwritten else EXIT_OK)
+    raise typer.Exit(EXIT_FAILED if scored.errors or unwritten else EXIT_OK)
 
 
 @commands.command("merge-reports")

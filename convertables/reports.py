@@ -166,7 +166,7 @@ class TextReporter(Reporter):
     def scored(self, report: ScoreReport, streams: Streams) -> None:
         from .scoring.report import render_text
 
-        for d in report.diagnostics:
+        for d in streams.shown(report.diagnostics):
             streams.err.write(d.format() + "\n")
         render_text(report)
 
@@ -184,7 +184,7 @@ class JsonReporter(Reporter):
         streams.out.write(shown.to_json())
 
     def scored(self, report: ScoreReport, streams: Streams) -> None:
-        for d in report.diagnostics:
+        for d in streams.shown(report.diagnostics):
             streams.err.write(d.format() + "\n")
         streams.out.write(report.to_json() + "\n")
 
@@ -201,14 +201,24 @@ class GithubReporter(Reporter):
 
     def checked(self, report: CheckReport, streams: Streams) -> None:
         for d in report.findings:
-            if streams.quiet and d.severity is not Severity.ERROR:
-                continue
-            where = f"file={_escape_github(d.file or '').replace(',', '%2C')}"
-            if d.line:
-                where += f",line={d.line}"
-                if d.column:
-                    where += f",col={d.column}"
-            streams.out.write(f"::{self._LEVEL[d.severity]} {where},title={d.code}::{_escape_github(d.message)}\n")
+            if not streams.quiet or d.severity is Severity.ERROR:
+                self._annotate(d, streams)
+
+    def scored(self, report: ScoreReport, streams: Streams) -> None:
+        """An annotation for each document's error and warning, then the summary table."""
+        from .scoring.report import plain_text, summary
+
+        for d in streams.shown(report.diagnostics):
+            self._annotate(d, streams)
+        streams.out.write(plain_text(summary(report)))
+
+    def _annotate(self, d: Diagnostic, streams: Streams) -> None:
+        where = f"file={_escape_github(d.file or '').replace(',', '%2C')}"
+        if d.line:
+            where += f",line={d.line}"
+            if d.column:
+                where += f",col={d.column}"
+        streams.out.write(f"::{self._LEVEL[d.severity]} {where},title={d.code}::{_escape_github(d.message)}\n")
 
 
 class CsvReporter(Reporter):
@@ -219,7 +229,7 @@ class CsvReporter(Reporter):
     def scored(self, report: ScoreReport, streams: Streams) -> None:
         from .scoring.report import per_document_csv
 
-        for d in report.diagnostics:
+        for d in streams.shown(report.diagnostics):
             streams.err.write(d.format() + "\n")
         streams.out.write(per_document_csv(report))
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import os
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Iterator
 
 from .. import files, registry
-from ..diagnostics import Diagnostic, InputError, Severity, UsageError
+from ..diagnostics import Diagnostic, Diagnostics, InputError, Severity, UsageError
 from ..geometry import GeometryFailed
 from ..model import Document
 from ..options import ReadOptions
@@ -25,12 +26,14 @@ from .structure import TableTooLarge
 
 # -- one document ---------------------------------------------------------------------------
 
-def _read(path: Path, format: str | None, metric: Metric, joined: list | None = None) -> Document:
+def _read(path: Path, format: str | None, metric: Metric, joined: list | None = None,
+          diagnostics: Diagnostics | None = None) -> Document:
     if joined is not None:  # one-file-per-table exports, one document
         from ..joining import read_joined
 
-        return read_joined(joined, registry.get(format) if format else None, metric.read_options or ReadOptions())
-    return files.read(path, format, metric.read_options or ReadOptions())
+        return read_joined(joined, registry.get(format) if format else None, metric.read_options or ReadOptions(),
+                           diagnostics)
+    return files.read(path, format, metric.read_options or ReadOptions(), diagnostics)
 
 
 class _CandidateFiles:
@@ -43,16 +46,22 @@ class _CandidateFiles:
         self.gts: dict[Path, Document] = {}
         self.results: dict[Path, Document | None] = {}
         self.errors: dict[Path, Diagnostic] = {}
+        self.findings: list[Diagnostic] = []
+        """What the readers found in the files read (bad numbers, cells left out...), in the order read."""
 
     def gt(self, path: Path) -> Document:
         if path not in self.gts:
-            self.gts[path] = _read(path, None, self.metric)
+            found = Diagnostics(str(path))
+            self.gts[path] = _read(path, None, self.metric, diagnostics=found)
+            self.findings += found.items
         return self.gts[path]
 
     def result(self, path: Path) -> Document | None:
         if path not in self.results:
+            found = Diagnostics(str(path))
             try:
-                self.results[path] = _read(path, self.result_format, self.metric, self.joined.get(path))
+                self.results[path] = _read(path, self.result_format, self.metric, self.joined.get(path), found)
+                self.findings += found.items
             except InputError as exc:
                 self.results[path] = None
                 self.errors[path] = exc.diagnostic
@@ -94,6 +103,7 @@ def score_pair(pair_: DocumentPair, settings: ScoreSettings) -> dict:
                                   gt_file=gt_file)
             if scored is None:
                 return {**record, "skipped": "no result (left out in compat mode)", "diagnostics": problems}
+            scored = {**scored, "findings": scored.get("findings", ())}  # (the metric's own, the kept one's said)
             alternatives.append({"gt_file": str(gt_file), "result_file": str(result_file) if result_file else None,
                                  "f1": scored["f1"], **({"error": error.format()} if error else {})})
             # a readable candidate before any unreadable one, whatever their figures
@@ -102,10 +112,14 @@ def score_pair(pair_: DocumentPair, settings: ScoreSettings) -> dict:
                 best = (gt_file, result_file, scored, preference)
         record["gt_file"] = str(best[0])
         record["result_file"] = str(best[1]) if best[1] else None
+        found = best[2].pop("findings")
         record.update(best[2])
         record["counted"] = True
         if len(alternatives) > 1:
             record["alternatives"] = alternatives
+        where = record["result_file"] or record["gt_file"]  # (the metric's findings about the result name none)
+        _said(record, problems, [*metric.reading_findings(candidates.findings, settings),
+                                 *(d if d.file else replace(d, file=where) for d in found)])
     except InputError as exc:
         return failed(exc.diagnostic, counted=False)
     except TableTooLarge as exc:
@@ -119,6 +133,21 @@ def score_pair(pair_: DocumentPair, settings: ScoreSettings) -> dict:
                                  "(please report this with the input files)", where), counted=False)
     record["diagnostics"] = problems
     return record
+
+
+def _said(record: dict, problems: list[Diagnostic], findings: list[Diagnostic]) -> None:
+    """A document's findings in its report: with its problems (the report's
+    ``diagnostics``); in its record, the first error's line as ``error``, the
+    warnings' as ``warnings``."""
+    warnings = []
+    for d in dict.fromkeys(findings):  # (a file read as both sides says each thing once)
+        problems.append(d)
+        if d.severity is Severity.ERROR:
+            record.setdefault("error", d.format())
+        else:
+            warnings.append(d.format())
+    if warnings:
+        record["warnings"] = warnings
 
 
 def _score_pair_star(args: tuple[DocumentPair, ScoreSettings]) -> dict:
@@ -286,7 +315,7 @@ def score_paths(
     for position, record in zip(kept, score_documents([pairing.pairs[i] for i in kept], settings, jobs, workers)):
         found = record.pop("diagnostics", ())
         diagnostics.extend(found)
-        error_positions.extend([position] * len(found))
+        error_positions.extend(position for d in found if d.severity is Severity.ERROR)
         records.append(record)
         if on_document:
             on_document(record, len(kept))
@@ -355,8 +384,10 @@ def score_document_pair(gt: Document, result: Document, settings: ScoreSettings 
         if scored is None:
             record["skipped"] = "no result (left out in compat mode)"
         else:
+            found = scored.pop("findings", ())
             record.update(scored)
             record["counted"] = True
+            _said(record, problems, list(found))
     except (InputError, TableTooLarge, GeometryFailed) as exc:
         diagnostic = exc.diagnostic if isinstance(exc, InputError) else Diagnostic(
             "table-too-large" if isinstance(exc, TableTooLarge) else "geometry-failed", Severity.ERROR, str(exc), name)
