@@ -101,14 +101,6 @@ class Metric:
         differ from the official tool's to an error."""
         return [d for d in findings if d.severity is not Severity.INFO]
 
-
-def page_needed(findings: list[Diagnostic], drop: tuple[str, ...] = ()) -> list[Diagnostic]:
-    """Reading findings for a metric whose official tool reads every region's page
-    (the ICDAR 2013 tool's): a region without one, read as page 1, is an error
-    (the tool fails on it); infos and the codes in ``drop`` are left out."""
-    return [replace(d, severity=Severity.ERROR) if d.code == "no-page" else d for d in findings
-            if d.code == "no-page" or (d.severity is not Severity.INFO and d.code not in drop)]
-
     def aggregate(self, records: list[dict], settings: ScoreSettings) -> dict:
         """``total`` (and ``document_mean`` where the metric has one) from the records counted."""
         raise NotImplementedError
@@ -122,6 +114,14 @@ def page_needed(findings: list[Diagnostic], drop: tuple[str, ...] = ()) -> list[
     def csv_rows(self, report: Mapping) -> Iterator[list]:
         """The per-document CSV: its header, then a row a document."""
         raise NotImplementedError
+
+
+def page_needed(findings: list[Diagnostic], drop: tuple[str, ...] = ()) -> list[Diagnostic]:
+    """Reading findings for a metric whose official tool reads every region's page
+    (the ICDAR 2013 tool's): a region without one, read as page 1, is an error
+    (the tool fails on it); infos and the codes in ``drop`` are left out."""
+    return [replace(d, severity=Severity.ERROR) if d.code == "no-page" else d for d in findings
+            if d.code == "no-page" or (d.severity is not Severity.INFO and d.code not in drop)]
 
 
 _METRICS: dict[str, Metric] | None = None
