@@ -154,7 +154,9 @@ def test_a_region_on_page_0_or_without_a_page_is_an_error_where_the_official_too
     report, result = _region_result(tmp_path, _region(' page="1"', (100, 451, 482, 543)),
                                     _region(' page="0"', (101, 243, 483, 415)))
     assert [(d.code, d.severity.value, d.file) for d in report.diagnostics] == [("page-missing", "error", str(result))]
-    assert "is on page 0, which the PDF does not have (pages 1 to 3)" in report["errors"][0]
+    assert report["errors"][0].endswith("error page-missing 1 result region(s) on pages the PDF does not have (the "
+                                        "first: table 2, region 1, on page 0; the PDF has pages 1 to 3): they hold "
+                                        "no items here; the official tool fails on them")
     report, result = _region_result(tmp_path, _region("", (100, 451, 482, 543)))
     assert [(d.code, d.severity.value, d.line) for d in report.diagnostics] == [("no-page", "error", 2)]
 

@@ -113,24 +113,27 @@ def _locate(doc: Document, pages: dict[int, PageItems]) -> tuple[list[_Located],
 
 def _page_findings(doc: Document, pages: dict[int, PageItems], whose: str, file: str | None) -> list[Diagnostic]:
     """Regions on pages the PDF does not have, on which the official tool fails (an
-    error each); for a result, boxes that lie mostly off their pages (a warning)."""
+    error); for a result, boxes that lie mostly off their pages (a warning)."""
     found = []
     off = placed = 0
-    known = sorted(pages)
+    missing = []
     for table in doc.tables:
         for region in table.regions:
             page = pages.get(region.page)
             if page is None:
-                found.append(Diagnostic(
-                    "page-missing", Severity.ERROR, f"{whose} table {table.id}, region {region.id} is on page "
-                    f"{region.page}, which the PDF does not have (pages {known[0] if known else 1} to "
-                    f"{known[-1] if known else 0}): its items are none here; the official tool fails on it", file))
+                missing.append((table.id, region.id, region.page))
                 continue
             box = region_box(region)
             if box is None or page.size is None:
                 continue
             placed += 1
             off += _mostly_off(box, page.size)
+    if missing:
+        table_id, region_id, number = missing[0]
+        found.append(Diagnostic(
+            "page-missing", Severity.ERROR, f"{len(missing)} {whose} region(s) on pages the PDF does not have (the "
+            f"first: table {table_id}, region {region_id}, on page {number}; the PDF has pages 1 to {len(pages)}): "
+            "they hold no items here; the official tool fails on them", file))
     if off and off * 2 > placed and whose == "result":
         found.append(Diagnostic(
             "boxes-off-page", Severity.WARNING, f"{off} of the result's {placed} region boxes lie mostly off their "
