@@ -34,8 +34,11 @@ from .options import ReadOptions
 TOLERANCE_PT = 2.0
 """How far (in points) a box may stick out of its region or page before it is reported."""
 
-# Reader findings that weigh more in a submission than where the reader reports them.
-_ESCALATE = {"slot-overlap": Severity.ERROR, "duplicate-id": Severity.WARNING, "missing-attribute": Severity.WARNING}
+# Reader findings that weigh more in a submission than where the reader reports them
+# (a page of 0 or less: the official region tool fails on it, and the official structure
+# tool pairs its tables with no ground truth's, which numbers pages from 1).
+_ESCALATE = {"slot-overlap": Severity.ERROR, "duplicate-id": Severity.WARNING, "missing-attribute": Severity.WARNING,
+             "page-below-one": Severity.ERROR, "no-page": Severity.WARNING}
 _RANK = {Severity.INFO: 0, Severity.WARNING: 1, Severity.ERROR: 2}
 
 
@@ -81,10 +84,15 @@ def _check_file(path: Path, options: CheckOptions, diagnostics: Diagnostics) -> 
     except UsageError as exc:
         diagnostics.error("format-unavailable", str(exc))
         return diagnostics.items, None
+    escalate = _ESCALATE
     if fmt.names_say_model and path != files.STDIN:
         _name_rules(path, doc, diagnostics)
+        from .scoring.pairing import model_of
+
+        if model_of(path) is not None:  # named as an ICDAR 2013 submission: the official tool fails on no page
+            escalate = {**_ESCALATE, "no-page": Severity.ERROR}
     _document_rules(path, doc, options, diagnostics)
-    return _escalated(diagnostics.items), doc
+    return _escalated(diagnostics.items, escalate), doc
 
 
 def _check_member(ref: MemberRef, options: CheckOptions,
@@ -101,10 +109,10 @@ def _check_member(ref: MemberRef, options: CheckOptions,
     return _escalated(diagnostics.items), doc
 
 
-def _escalated(items: list[Diagnostic]) -> list[Diagnostic]:
+def _escalated(items: list[Diagnostic], escalate: dict[str, Severity] = _ESCALATE) -> list[Diagnostic]:
     out = []
     for d in items:
-        severity = _ESCALATE.get(d.code)
+        severity = escalate.get(d.code)
         raise_it = severity is not None and _RANK[severity] > _RANK[d.severity]  # raised, never lowered
         out.append(replace(d, severity=severity) if raise_it else d)
     return out
@@ -207,6 +215,8 @@ def _page_rules(path: Path, doc: Document, pdf_dir: Path, diagnostics: Diagnosti
     for table, region, box, _cell in _boxes(doc):
         if box.frame is not Frame.PDF:
             continue
+        if region.page < 1:
+            continue  # (the reader said: page-below-one)
         if region.page > len(sizes):
             if ("page", region.page) not in reported:
                 reported.add(("page", region.page))

@@ -391,7 +391,7 @@ def _score_command(
     result: Annotated[Path, typer.Option("--result", help="Result file or folder (any readable format).",
                                          show_default=False)],
     metric: Annotated[str, typer.Option("--metric", help="The metric (see docs/scoring.md).")] = "structure",
-    report: Annotated[str, typer.Option("--format", help="Report: text (a table on stdout), json, csv (a row a document), or html (the page --html writes).")] = "text",
+    report: Annotated[str, typer.Option("--format", help="Report: text (a table on stdout), json, csv (a row a document), github (workflow annotations for the documents' errors and warnings, then the table), or html (the page --html writes).")] = "text",
     per_document: Annotated[Optional[Path], typer.Option("--per-document", help="Also write per-document figures as CSV.")] = None,
     records: Annotated[Optional[Path], typer.Option("--records", help="Also write each document's record as a JSON line, as it is scored (JSON Lines).")] = None,
     html: Annotated[Optional[Path], typer.Option("--html", help="Also write the HTML report: one self-contained page with the totals, a table of the documents and, for each, its tables drawn as grids, cells coloured by what the metric found.")] = None,
@@ -491,7 +491,7 @@ def _score_command(
     chosen.scored(scored, Streams())
     if unwritten is not None:
         typer.echo(unwritten.format(), err=True)
-    raise typer.Exit(EXIT_FAILED if scored.diagnostics or unwritten else EXIT_OK)
+    raise typer.Exit(EXIT_FAILED if scored.errors or unwritten else EXIT_OK)
 
 
 @commands.command("merge-reports")

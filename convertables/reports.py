@@ -166,7 +166,7 @@ class TextReporter(Reporter):
     def scored(self, report: ScoreReport, streams: Streams) -> None:
         from .scoring.report import render_text
 
-        for d in report.diagnostics:
+        for d in streams.shown(report.diagnostics):
             streams.err.write(d.format() + "\n")
         render_text(report)
 
@@ -186,7 +186,7 @@ class JsonReporter(Reporter):
     def scored(self, report: ScoreReport, streams: Streams) -> None:
         from .scoring.report import write_json
 
-        for d in report.diagnostics:
+        for d in streams.shown(report.diagnostics):
             streams.err.write(d.format() + "\n")
         write_json(report, streams.out)
         streams.out.write("\n")
@@ -204,14 +204,24 @@ class GithubReporter(Reporter):
 
     def checked(self, report: CheckReport, streams: Streams) -> None:
         for d in report.findings:
-            if streams.quiet and d.severity is not Severity.ERROR:
-                continue
-            where = f"file={_escape_github(d.file or '').replace(',', '%2C')}"
-            if d.line:
-                where += f",line={d.line}"
-                if d.column:
-                    where += f",col={d.column}"
-            streams.out.write(f"::{self._LEVEL[d.severity]} {where},title={d.code}::{_escape_github(d.message)}\n")
+            if not streams.quiet or d.severity is Severity.ERROR:
+                self._annotate(d, streams)
+
+    def scored(self, report: ScoreReport, streams: Streams) -> None:
+        """An annotation for each document's error and warning, then the summary table."""
+        from .scoring.report import plain_text, summary
+
+        for d in streams.shown(report.diagnostics):
+            self._annotate(d, streams)
+        streams.out.write(plain_text(summary(report)))
+
+    def _annotate(self, d: Diagnostic, streams: Streams) -> None:
+        where = f"file={_escape_github(d.file or '').replace(',', '%2C')}"
+        if d.line:
+            where += f",line={d.line}"
+            if d.column:
+                where += f",col={d.column}"
+        streams.out.write(f"::{self._LEVEL[d.severity]} {where},title={d.code}::{_escape_github(d.message)}\n")
 
 
 class CsvReporter(Reporter):
@@ -222,7 +232,7 @@ class CsvReporter(Reporter):
     def scored(self, report: ScoreReport, streams: Streams) -> None:
         from .scoring.report import write_csv
 
-        for d in report.diagnostics:
+        for d in streams.shown(report.diagnostics):
             streams.err.write(d.format() + "\n")
         write_csv(report, streams.out)
 
@@ -235,7 +245,7 @@ class HtmlReporter(Reporter):
     def scored(self, report: ScoreReport, streams: Streams) -> None:
         from .htmlreport import write_page
 
-        for d in report.diagnostics:
+        for d in streams.shown(report.diagnostics):
             streams.err.write(d.format() + "\n")
         write_page(report, streams.out)
 

@@ -218,7 +218,7 @@ def test_score_command_reports_json_csv_and_exit_codes(tmp_path: Path):
     result = invoke("score", "--gt", gt, "--result", bad)
     assert result.exit_code == 1 and "xml-syntax" in result.output
     assert invoke("score", "--gt", gt, "--result", gt, "--metric", "nope").exit_code == 2
-    assert invoke("score", "--gt", gt, "--result", gt, "--format", "github").exit_code == 2
+    assert invoke("score", "--gt", gt, "--result", gt, "--format", "yaml").exit_code == 2
     as_csv = invoke("score", "--gt", gt, "--result", gt, "--format", "csv")
     assert as_csv.exit_code == 0 and as_csv.stdout == csv_path.read_text()  # the per-document CSV
 

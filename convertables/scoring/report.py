@@ -10,7 +10,7 @@ import json
 import sys
 from typing import Iterable, Iterator, Mapping, NamedTuple, TextIO
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, Severity
 
 _COUNT_KEYS = ("gt", "correct", "detected")
 
@@ -31,7 +31,9 @@ class ScoreReport(dict):
                  diagnostics: list[Diagnostic] = (), shard: dict | None = None,
                  error_lines: list[str] | None = None, workers: int | None = None):
         self.diagnostics: list[Diagnostic] = list(diagnostics)
-        """The documents' problems (unreadable files, tables too large...), one each, with their codes."""
+        """The documents' problems (unreadable files, tables too large, cells a reader left out...) and
+        warnings (what a reader read otherwise than the format says), with their codes; the errors are
+        the report's ``errors``, the warnings each document's ``warnings``."""
         self.workers = workers
         """How many processes scored (this one, or the workers started); said in the text report
         (not in the JSON's object, which is the same however the documents were spread)."""
@@ -40,7 +42,8 @@ class ScoreReport(dict):
         (:class:`~convertables.scoring.explain.Details`; not in the JSON's object)."""
         super().__init__(metric=metric, **description, settings=settings, documents=documents, **aggregate,
                          unpaired={"gt": list(unpaired_gt), "result": list(unpaired_result)},
-                         errors=[d.format() for d in self.diagnostics] if error_lines is None else error_lines)
+                         errors=[d.format() for d in self.diagnostics if d.severity is Severity.ERROR]
+                         if error_lines is None else error_lines)
         if shard is not None:  # (a shard's: where its parts stand in the whole run, for merge-reports)
             self["shard"] = shard
 
@@ -58,7 +61,7 @@ class ScoreReport(dict):
 
     @property
     def errors(self) -> list[str]:
-        """The problems, a line each."""
+        """The problems, a line each (the errors: a run with any exits with 1)."""
         return self["errors"]
 
     def to_dict(self) -> dict:
@@ -310,21 +313,26 @@ def ctdar_csv_rows(report: Mapping) -> Iterator[list]:
     """Correct, ground-truth and detected counts at each IoU threshold, and the weighted F1."""
     thresholds = list(report["total"]["iou"])
     yield ["document", "gt_file", "result_file", *(f"{k}@{t}" for t in thresholds for k in ("correct", "gt", "detected")),
-           "wavg_f1", "error"]
+           "wavg_f1", "error", "warnings"]
     for record in report["documents"]:
         counts = [record["iou"][t][k] if "iou" in record else "" for t in thresholds
                   for k in ("correct", "gt", "detected")]
         yield [record["document"], record["gt_file"], record["result_file"] or "", *counts,
-               record.get("f1", ""), record.get("error", record.get("skipped", ""))]
+               record.get("f1", ""), record.get("error", record.get("skipped", "")), _warnings(record)]
 
 
 def count_csv_rows(report: Mapping) -> Iterator[list]:
     """Ground-truth, correct and detected counts and precision, recall and F1 (empty where a record has none)."""
-    yield ["document", "gt_file", "result_file", *_COUNT_KEYS, *_SCORE_KEYS, "error"]
+    yield ["document", "gt_file", "result_file", *_COUNT_KEYS, *_SCORE_KEYS, "error", "warnings"]
     for record in report["documents"]:
         yield [record["document"], record["gt_file"], record["result_file"] or "",
                *(record.get(k, "") for k in _COUNT_KEYS), *(record.get(k, "") for k in _SCORE_KEYS),
-               record.get("error", record.get("skipped", ""))]
+               record.get("error", record.get("skipped", "")), _warnings(record)]
+
+
+def _warnings(record: Mapping) -> str:
+    """A record's warnings in one CSV field, a line each."""
+    return "\n".join(record.get("warnings", ()))
 
 
 def as_json(report: Mapping) -> str:

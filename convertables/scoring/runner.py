@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import os
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Iterator
 
 from .. import containers, files, registry
-from ..diagnostics import Diagnostic, InputError, Severity, UsageError
+from ..diagnostics import Diagnostic, Diagnostics, InputError, Severity, UsageError
 from ..geometry import GeometryFailed
 from ..model import Document
 from ..options import ReadOptions
@@ -27,14 +28,16 @@ from .structure import TableTooLarge
 
 # -- one document ---------------------------------------------------------------------------
 
-def _read(path: containers.Source, format: str | None, metric: Metric, joined: list | None = None) -> Document:
+def _read(path: containers.Source, format: str | None, metric: Metric, joined: list | None = None,
+          diagnostics: Diagnostics | None = None) -> Document:
     if joined is not None:  # one-file-per-table exports, one document
         from ..joining import read_joined
 
-        return read_joined(joined, registry.get(format) if format else None, metric.read_options or ReadOptions())
+        return read_joined(joined, registry.get(format) if format else None, metric.read_options or ReadOptions(),
+                           diagnostics)
     if isinstance(path, containers.MemberRef):  # one document of a container, read alone
-        return containers.read_member(path, metric.read_options or ReadOptions())
-    return files.read(path, format, metric.read_options or ReadOptions())
+        return containers.read_member(path, metric.read_options or ReadOptions(), diagnostics)
+    return files.read(path, format, metric.read_options or ReadOptions(), diagnostics)
 
 
 class _CandidateFiles:
@@ -47,16 +50,22 @@ class _CandidateFiles:
         self.gts: dict[Path, Document] = {}
         self.results: dict[Path, Document | None] = {}
         self.errors: dict[Path, Diagnostic] = {}
+        self.findings: list[Diagnostic] = []
+        """What the readers found in the files read (bad numbers, cells left out...), in the order read."""
 
     def gt(self, path: Path) -> Document:
         if path not in self.gts:
-            self.gts[path] = _read(path, None, self.metric)
+            found = Diagnostics(str(path))
+            self.gts[path] = _read(path, None, self.metric, diagnostics=found)
+            self.findings += found.items
         return self.gts[path]
 
     def result(self, path: Path) -> Document | None:
         if path not in self.results:
+            found = Diagnostics(str(path))
             try:
-                self.results[path] = _read(path, self.result_format, self.metric, self.joined.get(path))
+                self.results[path] = _read(path, self.result_format, self.metric, self.joined.get(path), found)
+                self.findings += found.items
             except InputError as exc:
                 self.results[path] = None
                 self.errors[path] = exc.diagnostic
@@ -100,6 +109,7 @@ def score_pair(pair_: DocumentPair, settings: ScoreSettings, explain: bool = Fal
                                   gt_file=gt_file)
             if scored is None:
                 return {**record, "skipped": "no result (left out in compat mode)", "diagnostics": problems}
+            scored = {**scored, "findings": scored.get("findings", ())}  # (the metric's own, the kept one's said)
             alternatives.append({"gt_file": str(gt_file), "result_file": str(result_file) if result_file else None,
                                  "f1": scored["f1"], **({"error": error.format()} if error else {})})
             # a readable candidate before any unreadable one, whatever their figures
@@ -108,10 +118,14 @@ def score_pair(pair_: DocumentPair, settings: ScoreSettings, explain: bool = Fal
                 best = (gt_file, result_file, scored, preference)
         record["gt_file"] = str(best[0])
         record["result_file"] = str(best[1]) if best[1] else None
+        found = best[2].pop("findings")
         record.update(best[2])
         record["counted"] = True
         if len(alternatives) > 1:
             record["alternatives"] = alternatives
+        where = record["result_file"] or record["gt_file"]  # (the metric's findings about the result name none)
+        _said(record, problems, [*metric.reading_findings(candidates.findings, settings),
+                                 *(d if d.file else replace(d, file=where) for d in found)])
         if explain:
             record["detail"] = _explained(metric, candidates, best[0], best[1], best[2], settings)
     except InputError as exc:
@@ -141,6 +155,21 @@ def _explained(metric: Metric, candidates: _CandidateFiles, gt_file: Path, resul
         return json.dumps(detail, separators=(",", ":"), allow_nan=False)
     except Exception as exc:  # the document's score stands; its section of the page says this
         return json.dumps({"error": f"no detail: {type(exc).__name__}: {exc}"})
+
+
+def _said(record: dict, problems: list[Diagnostic], findings: list[Diagnostic]) -> None:
+    """A document's findings in its report: with its problems (the report's
+    ``diagnostics``); in its record, the first error's line as ``error``, the
+    warnings' as ``warnings``."""
+    warnings = []
+    for d in dict.fromkeys(findings):  # (a file read as both sides says each thing once)
+        problems.append(d)
+        if d.severity is Severity.ERROR:
+            record.setdefault("error", d.format())
+        else:
+            warnings.append(d.format())
+    if warnings:
+        record["warnings"] = warnings
 
 
 def _score_pair_star(args: tuple[DocumentPair, ScoreSettings, bool]) -> dict:
@@ -325,7 +354,7 @@ def score_paths(
         if detail is not None and details is not None:
             details.add(len(records), detail)
         diagnostics.extend(found)
-        error_positions.extend([position] * len(found))
+        error_positions.extend(position for d in found if d.severity is Severity.ERROR)
         records.append(record)
         if on_document:
             on_document(record, len(kept))
@@ -397,8 +426,10 @@ def score_document_pair(gt: Document, result: Document, settings: ScoreSettings 
         if scored is None:
             record["skipped"] = "no result (left out in compat mode)"
         else:
+            found = scored.pop("findings", ())
             record.update(scored)
             record["counted"] = True
+            _said(record, problems, list(found))
             if details is not None:
                 import json
 
