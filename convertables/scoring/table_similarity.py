@@ -103,11 +103,11 @@ class TableSimilarityMetric(Metric):
         return Summary(f"{report['metric']} ({report['variant']})", columns, rows, totals, notes(report))
 
     def csv_rows(self, report: Mapping) -> Iterator[list]:
-        yield ["document", "gt_file", "result_file", "tables", *self.scores, "error"]
+        yield ["document", "gt_file", "result_file", "tables", *self.scores, "error", "warnings"]
         for record in report["documents"]:
             yield [record["document"], record["gt_file"], record["result_file"] or "",
                    record.get("table_count", ""), *(_csv(record.get(name, "")) for name in self.scores),
-                   record.get("error", record.get("skipped", ""))]
+                   record.get("error", record.get("skipped", "")), "\n".join(record.get("warnings", ()))]
 
 
 def _shown(value: float | None) -> str:
