@@ -7,6 +7,8 @@ The library API mirrors the command line::
     check(["submission/"], gt="gt/")               # a CheckReport (.findings, .errors)
     score("gt/", "results/", metric="ctdar-b", compat=True)  # a ScoreReport (.total, .documents)
     doc = read("eu-001-str.xml")                   # format from content and suffix
+    for name, doc in read_documents("val.jsonl"):  # each document of a container, read as asked for
+        ...
     write(doc, "eu-001-str.json")                  # atomic; refuses to replace without force=True
     xml = dumps(doc, "icdar")                      # bytes in any writable format
 
@@ -15,6 +17,7 @@ The model lives in :mod:`convertables.model`, the formats in
 """
 
 from .api import check, convert, score
+from .containers import read_documents
 from .diagnostics import Diagnostic, Diagnostics, InputError, Severity, UsageError
 from .files import dumps, read, write
 from .model import BBox, Cell, Document, Frame, Instruction, Page, Region, Table
@@ -35,5 +38,5 @@ def __getattr__(name: str):
 __all__ = [
     "BBox", "Cell", "Diagnostic", "Diagnostics", "Document", "Frame", "InputError", "Instruction",
     "Page", "ReadOptions", "Region", "Severity", "Table", "UsageError", "WriteOptions",
-    "check", "convert", "dumps", "read", "score", "write", "__version__",
+    "check", "convert", "dumps", "read", "read_documents", "score", "write", "__version__",
 ]

@@ -147,6 +147,10 @@ def score(
     join: bool = False,
     shard: tuple[int, int] | str | None = None,
     on_document: Callable[[dict, int], None] | None = None,
+    html: PathLike | None = None,
+    force: bool = False,
+    explain: bool = False,
+    spill: bool = False,
     **settings: Any,
 ):
     """Score results against ground truth: two files, two folders (paired by
@@ -155,6 +159,12 @@ def score(
     With ``join``, one-file-per-table results make one document each. With
     ``shard=(K, N)`` (or ``"K/N"``), only the documents of shard K of N are scored;
     :func:`convertables.scoring.shards.merge_reports` puts the N reports together.
+    With ``html``, the HTML report is written there too (refusing to replace a
+    file without ``force``); with ``explain``, the report keeps what each
+    document's cells did (its ``details``), which ``report.write_html(path)`` draws.
+    With ``spill``, the records are kept in a temporary file rather than in memory,
+    as the command line keeps them (``report.documents`` is then a sequence read
+    from it, and ``report.to_json()`` the way to JSON).
     Returns a :class:`~convertables.scoring.ScoreReport`.
 
     >>> from convertables import read
@@ -163,17 +173,33 @@ def score(
     1.0
     """
     from .scoring import ScoreSettings, score_paths
+    from .scoring.explain import Details
     from .scoring.runner import score_document_pair
 
     chosen = ScoreSettings(metric, **settings)
-    if isinstance(gt, Document) or isinstance(result, Document):
-        if not (isinstance(gt, Document) and isinstance(result, Document)):
-            raise UsageError("score two documents, or two paths, not one of each")
-        return score_document_pair(gt, result, chosen)
-    if isinstance(shard, str):
-        from .scoring.shards import parse_shard
+    documents = isinstance(gt, Document) or isinstance(result, Document)
+    if documents and not (isinstance(gt, Document) and isinstance(result, Document)):
+        raise UsageError("score two documents, or two paths, not one of each")
+    if html is not None:
+        from .scoring.pairing import among_inputs
 
-        shard = parse_shard(shard)
-    elif shard is not None and not (len(shard) == 2 and 1 <= shard[0] <= shard[1]):
-        raise UsageError(f"shard is (K, N) with 1 <= K <= N, not {shard!r}")
-    return score_paths(gt, result, chosen, jobs, on_document, join=join, shard=tuple(shard) if shard else None)
+        html = Path(html)
+        if not documents and among_inputs(html, Path(gt), Path(result)):
+            raise UsageError(f"{html} is one of the inputs; refused even with force")
+        if html.exists() and not force:
+            raise UsageError(f"{html} exists already; pass force=True to replace it")
+    details = Details() if html is not None or explain else None
+    if documents:
+        report = score_document_pair(gt, result, chosen, details=details)
+    else:
+        if isinstance(shard, str):
+            from .scoring.shards import parse_shard
+
+            shard = parse_shard(shard)
+        elif shard is not None and not (len(shard) == 2 and 1 <= shard[0] <= shard[1]):
+            raise UsageError(f"shard is (K, N) with 1 <= K <= N, not {shard!r}")
+        report = score_paths(gt, result, chosen, jobs, on_document, join=join, shard=tuple(shard) if shard else None,
+                             details=details, spill=spill)
+    if html is not None:
+        report.write_html(html, force=force)
+    return report

@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from . import files, joining, registry
-from .diagnostics import Diagnostic, Diagnostics, InputError, UsageError
+from . import containers, files, joining, registry
+from .containers import MemberRef, Source
+from .diagnostics import Diagnostic, Diagnostics, InputError, Severity, UsageError
 from .options import ReadOptions, WriteOptions
 from .registry import Format
 
@@ -21,7 +22,8 @@ from .registry import Format
 class Outcome:
     """What became of one input of a conversion: its output and diagnostics."""
 
-    source: Path
+    source: Source
+    """The file converted, or the document of a container (``container#name``)."""
     output: Path | None
     diagnostics: list[Diagnostic] = field(default_factory=list)
     ok: bool = False
@@ -44,7 +46,7 @@ def collect_inputs(inputs: Iterable[Path], from_format: Format | None,
     if inputs.count(files.STDIN) > 1:
         raise UsageError("standard input (-) can be read once")
     for item in inputs:
-        if item == files.STDIN:
+        if files.is_stdin(item):
             found.append((item, Path("stdin")))
         elif item.is_dir():
             batch = True
@@ -58,6 +60,22 @@ def collect_inputs(inputs: Iterable[Path], from_format: Format | None,
     return found, batch
 
 
+def expand_containers(sources: list[tuple[Path, Path]],
+                      from_format: Format | None) -> tuple[list[tuple[Source, Path]], bool]:
+    """Each container among ``sources`` replaced by its documents, each at its
+    container's place, named by its name there (``out/PMC1_004_00.html``);
+    and whether a container held several (a batch)."""
+    expanded: list[tuple[Source, Path]] = []
+    several = False
+    for source, relative in sources:
+        members = containers.expand([source], from_format) if source != files.STDIN else [source]
+        several = several or len(members) > 1
+        for member in members:
+            expanded.append((member, relative.parent / member.name) if isinstance(member, MemberRef) else
+                            (source, relative))
+    return expanded, several
+
+
 def output_name(relative: Path, target: Format, has_cells: bool) -> Path:
     """``eu-001-str.xml`` -> ``eu-001-str.json``; ``page.html`` -> ``page-str.xml``."""
     stem = registry.without_suffix(relative.name)
@@ -67,7 +85,7 @@ def output_name(relative: Path, target: Format, has_cells: bool) -> Path:
 
 
 def convert_file(
-    source: Path,
+    source: Source,
     output: Path | None,
     from_format: Format | None,
     to_format: Format,
@@ -83,11 +101,13 @@ def convert_file(
     """Convert one file (or, with ``joined``, the per-table files of the document
     ``source`` names). ``name_below = (output folder, relative path)`` asks for
     the output name to be derived from the document once it is read."""
-    diagnostics = Diagnostics(files.display_name(source))
+    diagnostics = Diagnostics(files.display_name(containers.file_of(source)))
     outcome = Outcome(source, output)
     try:
         if joined is not None:
             doc = joining.read_joined(joined, from_format, read_options, diagnostics)
+        elif isinstance(source, MemberRef):
+            doc = containers.read_member(source, read_options, diagnostics)
         else:
             data = files.read_bytes_of(source)
             fmt = from_format or files.detect_format(source, data)
@@ -97,7 +117,8 @@ def convert_file(
             folder, relative = name_below
             output = folder / output_name(relative, to_format, doc.has_cells)
             outcome.output = output
-        out_diagnostics = Diagnostics(str(output if output else source))  # (writing to stdout: the input named)
+        # (writing to stdout, or into a container: the input named)
+        out_diagnostics = Diagnostics(str(output if output else containers.file_of(source)))
         payload = files.dumps(doc, to_format.name, write_options, out_diagnostics)
         diagnostics.items.extend(out_diagnostics.items)
         if output is None and stdout is None:
@@ -138,7 +159,7 @@ def convert_file(
 class Batch:
     """A planned conversion: iterate it to convert, one :class:`Outcome` per input file."""
 
-    sources: list[tuple[Path, Path]]
+    sources: list[tuple[Source, Path]]
     output: Path | None
     into_folder: bool
     from_format: Format | None
@@ -149,13 +170,19 @@ class Batch:
     stdout: object = None
     joined: dict[Path, list[joining.TableFile]] = field(default_factory=dict)
     """The per-table files of each document ``--join`` made (by the source standing for them)."""
+    into_container: bool = False
+    """Every document's output, one after another, into the one file ``output``
+    (a container format's: a JSONL file of all their tables)."""
 
     def __len__(self) -> int:
         return len(self.sources)
 
     def __iter__(self) -> Iterator[Outcome]:
-        protected = frozenset([*(p.resolve() for p, _ in self.sources),
+        protected = frozenset([*(containers.file_of(p).resolve() for p, _ in self.sources),
                                *(f.path.resolve() for files_ in self.joined.values() for f in files_)])
+        if self.into_container:
+            yield from self._into_container(protected)
+            return
         claimed: set[Path] = set()  # two inputs that would write one output: the second is refused
         for source, relative in self.sources:
             if self.into_folder:
@@ -170,6 +197,34 @@ class Batch:
                     source, target, self.from_format, self.to_format, self.read_options, self.write_options,
                     self.force, protected=protected, stdout=self.stdout, joined=self.joined.get(source),
                 )
+
+
+    def _into_container(self, protected: frozenset[Path]) -> Iterator[Outcome]:
+        """Each document converted, its output added to the one file as it comes
+        (memory holds one document's), the file put in place at the end; where
+        the file cannot be written, one outcome says so and nothing is converted."""
+        output = self.output
+        try:
+            if output.resolve() in protected:
+                raise InputError(Diagnostic("output-is-input", Severity.ERROR, f"the output {output} is one of the "
+                                            "inputs; refused", str(output)))
+            into = files.AtomicLines(output, force=self.force)
+        except InputError as exc:
+            yield Outcome(output, output, [exc.diagnostic])
+            return
+        try:
+            for source, _ in self.sources:
+                outcome = convert_file(source, None, self.from_format, self.to_format, self.read_options,
+                                       self.write_options, joined=self.joined.get(source))
+                if outcome.ok:
+                    into.write_bytes(outcome.data)
+                    outcome.data, outcome.output = None, output
+                yield outcome
+            into.close()
+        except InputError as exc:
+            yield Outcome(output, output, [exc.diagnostic])
+        finally:
+            into.discard()
 
 
 def plan(
@@ -199,16 +254,29 @@ def plan(
         sources = sorted([(document, relative_of[files_[0].path].parent / document.name)
                           for document, files_ in joined.items()] + [(p, relative_of[p]) for p in others])
         batch = len(sources) > 1 or any(p.is_dir() for p in inputs)
-    if batch and (output is not None or stdout is not None):  # (no output and no stream: each outcome's data)
+    sources, several = expand_containers(sources, from_format)
+    batch = batch or several
+    # Several documents into one file, or one stream, of a container format: one after another.
+    to_stream = output is None or str(output) == "-"
+    into_container = batch and to_format.is_container and (
+        (to_stream and stdout is not None) or (not to_stream and output.suffix.lower() in to_format.suffixes
+                                               and not output.is_dir() and not str(output).endswith(os.sep)))
+    if batch and (output is not None or stdout is not None) and not into_container:
+        # (no output and no stream: each outcome's data)
+        writable = next((f for f in registry.formats().values() if f.is_container and f.writes), None)
+        alternative = (f" (or into one {writable.default_suffix} file: --to {writable.name})"
+                       if several and writable is not None else "")
         if output is None or str(output) == "-":
-            raise UsageError("several inputs convert into a folder: pass -o FOLDER")
-        if output.exists() and not output.is_dir():
-            raise UsageError(f"{output}: is a file; several inputs need a folder for -o")
+            raise UsageError(f"several {'documents' if several else 'inputs'} convert into a folder: pass -o "
+                             f"FOLDER{alternative}")
+        if (output.exists() and not output.is_dir()) or (several and output.suffix.lower() in to_format.suffixes):
+            raise UsageError(f"{output}: {'is' if output.exists() else 'names'} a file; several "
+                             f"{'documents' if several else 'inputs'} need a folder for -o{alternative}")
     if not sources:
         raise UsageError("no input files found")
-    into_folder = (batch and output is not None) or (
-        output is not None and (output.is_dir() or str(output).endswith(os.sep)))
+    into_folder = not into_container and ((batch and output is not None) or (
+        output is not None and (output.is_dir() or str(output).endswith(os.sep))))
     if not into_folder and output is None and to_format.binary and stdout is not None:
         raise UsageError(f"{to_format.name} is a binary format: pass -o FILE")
-    return Batch(sources, output, into_folder, from_format, to_format, read_options, write_options, force, stdout,
-                 joined)
+    return Batch(sources, output if not (into_container and to_stream) else None, into_folder, from_format,
+                 to_format, read_options, write_options, force, stdout, joined, into_container and not to_stream)

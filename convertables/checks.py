@@ -24,7 +24,8 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from . import files
+from . import containers, files
+from .containers import MemberRef
 from .diagnostics import Diagnostic, Diagnostics, InputError, Severity, UsageError
 from .grid import validate_document
 from .model import Document, Frame
@@ -33,8 +34,11 @@ from .options import ReadOptions
 TOLERANCE_PT = 2.0
 """How far (in points) a box may stick out of its region or page before it is reported."""
 
-# Reader findings that weigh more in a submission than where the reader reports them.
-_ESCALATE = {"slot-overlap": Severity.ERROR, "duplicate-id": Severity.WARNING, "missing-attribute": Severity.WARNING}
+# Reader findings that weigh more in a submission than where the reader reports them
+# (a page of 0 or less: the official region tool fails on it, and the official structure
+# tool pairs its tables with no ground truth's, which numbers pages from 1).
+_ESCALATE = {"slot-overlap": Severity.ERROR, "duplicate-id": Severity.WARNING, "missing-attribute": Severity.WARNING,
+             "page-below-one": Severity.ERROR, "no-page": Severity.WARNING}
 _RANK = {Severity.INFO: 0, Severity.WARNING: 1, Severity.ERROR: 2}
 
 
@@ -52,10 +56,14 @@ def _finding(code: str, severity: Severity, message: str, file: Path | str, line
     return Diagnostic(code, severity, message, str(file), line, None, hint)
 
 
-def check_file(path: Path, options: CheckOptions = CheckOptions()) -> tuple[list[Diagnostic], Document | None]:
-    """Every finding for one file, and its document (None when it cannot be read)."""
-    diagnostics = Diagnostics(files.display_name(path))
+def check_file(path: Path | MemberRef,
+               options: CheckOptions = CheckOptions()) -> tuple[list[Diagnostic], Document | None]:
+    """Every finding for one file (or one document of a container), and its
+    document (None when it cannot be read)."""
+    diagnostics = Diagnostics(files.display_name(containers.file_of(path)))
     try:
+        if isinstance(path, MemberRef):
+            return _check_member(path, options, diagnostics)
         return _check_file(path, options, diagnostics)
     except Exception as exc:  # a bug of ours: one line for this file, the others are still checked
         diagnostics.error("internal-error", f"unexpected {type(exc).__name__}: {exc}",
@@ -76,16 +84,35 @@ def _check_file(path: Path, options: CheckOptions, diagnostics: Diagnostics) -> 
     except UsageError as exc:
         diagnostics.error("format-unavailable", str(exc))
         return diagnostics.items, None
+    escalate = _ESCALATE
     if fmt.names_say_model and path != files.STDIN:
         _name_rules(path, doc, diagnostics)
+        from .scoring.pairing import model_of
+
+        if model_of(path) is not None:  # named as an ICDAR 2013 submission: the official tool fails on no page
+            escalate = {**_ESCALATE, "no-page": Severity.ERROR}
     _document_rules(path, doc, options, diagnostics)
+    return _escalated(diagnostics.items, escalate), doc
+
+
+def _check_member(ref: MemberRef, options: CheckOptions,
+                  diagnostics: Diagnostics) -> tuple[list[Diagnostic], Document | None]:
+    """One record of a container, read alone: its findings at its line there."""
+    try:
+        doc = containers.read_member(ref, ReadOptions(), diagnostics)
+    except InputError as exc:
+        diagnostics.items.append(exc.diagnostic)
+        return _escalated(diagnostics.items), None
+    rules = Diagnostics(diagnostics.file)
+    _document_rules(ref, doc, options, rules)
+    diagnostics.items.extend(replace(d, line=d.line or ref.line) for d in rules.items)
     return _escalated(diagnostics.items), doc
 
 
-def _escalated(items: list[Diagnostic]) -> list[Diagnostic]:
+def _escalated(items: list[Diagnostic], escalate: dict[str, Severity] = _ESCALATE) -> list[Diagnostic]:
     out = []
     for d in items:
-        severity = _ESCALATE.get(d.code)
+        severity = escalate.get(d.code)
         raise_it = severity is not None and _RANK[severity] > _RANK[d.severity]  # raised, never lowered
         out.append(replace(d, severity=severity) if raise_it else d)
     return out
@@ -188,6 +215,8 @@ def _page_rules(path: Path, doc: Document, pdf_dir: Path, diagnostics: Diagnosti
     for table, region, box, _cell in _boxes(doc):
         if box.frame is not Frame.PDF:
             continue
+        if region.page < 1:
+            continue  # (the reader said: page-below-one)
         if region.page > len(sizes):
             if ("page", region.page) not in reported:
                 reported.add(("page", region.page))
@@ -210,7 +239,7 @@ def _page_rules(path: Path, doc: Document, pdf_dir: Path, diagnostics: Diagnosti
 def collect(paths: list[Path]) -> list[Path]:
     found = []
     for path in paths:
-        if path == files.STDIN:
+        if files.is_stdin(path):
             found.append(path)
             continue
         if not path.exists():
@@ -230,12 +259,12 @@ def check_document(doc: Document, options: CheckOptions = CheckOptions(), name: 
 
 def check_paths(paths: list[Path], options: CheckOptions = CheckOptions()) -> list[Diagnostic]:
     findings: list[Diagnostic] = []
-    checked = collect(paths)
-    documents: dict[Path, Document] = {}
+    checked = containers.expand(collect(paths))  # a container's documents, each checked alone
+    documents: dict[Path | MemberRef, Document] = {}
     for path in checked:
         file_findings, doc = check_file(path, options)
         findings.extend(file_findings)
-        if doc is not None:
+        if doc is not None and options.gt is not None:  # (kept for the pairing only)
             documents[path] = doc
     if options.gt is not None:
         findings.extend(_pairing_rules(checked, documents, options.gt))
@@ -250,9 +279,10 @@ def _pairing_rules(results: list[Path], documents: dict[Path, Document], gt: Pat
 
     if not gt.exists():
         raise UsageError(f"{gt}: no such file or folder (--gt)")
-    gt_files = collect([gt])
-    if gt.is_file() and len(results) == 1:  # two files: each other's, whatever their names (as score takes them)
-        gt_doc = _read_or_none(gt)
+    gt_files = containers.expand(collect([gt]))
+    # two files of a document each: each other's, whatever their names (as score takes them)
+    if gt.is_file() and len(results) == 1 and len(gt_files) == 1:
+        gt_doc = _read_or_none(gt_files[0])
         found = documents.get(results[0])
         return _frame_against_gt(results[0], found, gt_doc) if gt_doc is not None and found is not None else []
     out = []
@@ -287,9 +317,9 @@ def _pairing_rules(results: list[Path], documents: dict[Path, Document], gt: Pat
     return out
 
 
-def _read_or_none(path: Path) -> Document | None:
+def _read_or_none(path: Path | MemberRef) -> Document | None:
     try:
-        return files.read(path)
+        return containers.read_source(path)
     except InputError:
         return None
 

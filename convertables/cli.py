@@ -391,9 +391,10 @@ def _score_command(
     result: Annotated[Path, typer.Option("--result", help="Result file or folder (any readable format).",
                                          show_default=False)],
     metric: Annotated[str, typer.Option("--metric", help="The metric (see docs/scoring.md).")] = "structure",
-    report: Annotated[str, typer.Option("--format", help="Report: text (a table on stdout), json, or csv (a row a document).")] = "text",
+    report: Annotated[str, typer.Option("--format", help="Report: text (a table on stdout), json, csv (a row a document), github (workflow annotations for the documents' errors and warnings, then the table), or html (the page --html writes).")] = "text",
     per_document: Annotated[Optional[Path], typer.Option("--per-document", help="Also write per-document figures as CSV.")] = None,
     records: Annotated[Optional[Path], typer.Option("--records", help="Also write each document's record as a JSON line, as it is scored (JSON Lines).")] = None,
+    html: Annotated[Optional[Path], typer.Option("--html", help="Also write the HTML report: one self-contained page with the totals, a table of the documents and, for each, its tables drawn as grids, cells coloured by what the metric found.")] = None,
     jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, show_default=False, help="Worker processes scoring documents in parallel [default: the CPUs this process may use, as many as the available memory holds at 512 MiB each; 1: none; at most 4 per CPU are started].")] = None,
     force: ForceOpt = False,
     join: Annotated[bool, typer.Option("--join", help="Results exported one file per table "
@@ -418,17 +419,18 @@ def _score_command(
         convertables score --gt trackB2/ --result abbyy/ --metric ctdar-b --compat
 
         convertables score --gt gt/ --result results/ --metric region --pdf-dir pdf/ --jobs 2
+
+        convertables score --gt gt/ --result results/ --html report.html
     """
     from .api import score as score_files
-    from .files import write_atomic
     from .reports import Streams, reporter
     from .scoring import default_jobs
-    from .scoring.report import per_document_csv
+    from .scoring.report import write_csv_file
 
     lines = None
     try:
         chosen = reporter(report, "score")
-        for path in (per_document, records):
+        for path in (per_document, records, html):
             if path is None:
                 continue
             from .scoring.pairing import among_inputs
@@ -452,13 +454,14 @@ def _score_command(
             if bar is not None:
                 bar.update(task, total=total, advance=1)
 
+        explain = html is not None or report == "html"
         if bar is None:
             scored = score_files(gt, result, metric, jobs=jobs, join=join, shard=shard, on_document=on_document,
-                                 **given)
+                                 explain=explain, spill=True, **given)
         else:
             with bar:
                 scored = score_files(gt, result, metric, jobs=jobs, join=join, shard=shard,
-                                     on_document=on_document, **given)
+                                     on_document=on_document, explain=explain, spill=True, **given)
     except UsageError as exc:
         if lines is not None:
             lines.discard()
@@ -477,13 +480,18 @@ def _score_command(
             unwritten = exc.diagnostic
     if per_document is not None:
         try:
-            write_atomic(per_document, per_document_csv(scored).encode("utf-8"), force=force)
+            write_csv_file(scored, per_document, force=force)
         except InputError as exc:  # the scores are still reported, and this said after them
+            unwritten = exc.diagnostic
+    if html is not None:
+        try:
+            scored.write_html(html, force=force)
+        except InputError as exc:
             unwritten = exc.diagnostic
     chosen.scored(scored, Streams())
     if unwritten is not None:
         typer.echo(unwritten.format(), err=True)
-    raise typer.Exit(EXIT_FAILED if scored.diagnostics or unwritten else EXIT_OK)
+    raise typer.Exit(EXIT_FAILED if scored.errors or unwritten else EXIT_OK)
 
 
 @commands.command("merge-reports")

@@ -36,16 +36,22 @@ STDIN = Path("-")
 """The input ``-``: standard input."""
 
 
+def is_stdin(path) -> bool:
+    """Whether ``path`` is ``-``. (Compared as text: comparing Path objects makes
+    each keep a list of its parts, a cost that a corpus of a million files feels.)"""
+    return path is STDIN or str(path) == "-"
+
+
 def display_name(path: Path) -> str:
     """How diagnostics name an input (standard input as ``<stdin>``)."""
-    return "<stdin>" if path == STDIN else str(path)
+    return "<stdin>" if is_stdin(path) else str(path)
 
 
 def read_bytes_of(path: Path, limit: int | None = None) -> bytes:
     """The bytes of a file (``-``: standard input) of at most ``limit`` bytes
     (by default MAX_INPUT_BYTES; InputError otherwise, or where it cannot be read)."""
     limit = MAX_INPUT_BYTES if limit is None else limit
-    if path == STDIN:
+    if is_stdin(path):
         import sys
 
         data = sys.stdin.buffer.read(limit + 1)
@@ -107,11 +113,14 @@ def read_document(
     options: ReadOptions = ReadOptions(),
     diagnostics: Diagnostics | None = None,
     asked: bool = False,
+    document_name: str | None = None,
 ) -> Document:
     """Read bytes already in memory with the given format; the grid check
     (:func:`~convertables.grid.validate_document`) runs here for every reader.
     ``asked``: the format was named, not found from the content (``--from``):
-    a content plainly of another format is said, and refused if nothing was read."""
+    a content plainly of another format is said, and refused if nothing was read.
+    ``document_name``: the document's name where the format gives none (a
+    container's member: its name there), else the file's name."""
     diagnostics = diagnostics if diagnostics is not None else Diagnostics(name)
     diagnostics.file = diagnostics.file or name
     reader = fmt.reader()
@@ -121,7 +130,9 @@ def read_document(
         diagnostics.source_lines = diagnostics.regions_to_check = None
         if asked:
             _mismatch(data, fmt, doc, diagnostics)
-        if doc.filename is None and name and not name.startswith("<"):
+        if doc.filename is None and document_name is not None:
+            doc.filename = document_name
+        elif doc.filename is None and name and not name.startswith("<"):
             doc.filename = Path(name).name  # formats without a document name: the file's
         return doc
     except InputError:
@@ -239,9 +250,10 @@ def write(
 
 
 class AtomicLines:
-    """A file written a line at a time, as the lines come (into a temporary
+    """A file written a piece at a time, as the pieces come (into a temporary
     file beside it), and put in place whole by :meth:`close`, as write_atomic
-    does: until then readers see the old file or none."""
+    does: until then readers see the old file or none. Memory holds no more
+    than a piece (a JSONL container of any size is written so)."""
 
     def __init__(self, path: Path, force: bool = False):
         import tempfile
@@ -255,17 +267,27 @@ class AtomicLines:
         except OSError as exc:
             raise _error("write-failed", f"cannot be written: {exc.strerror or exc}", path) from None
         self.tmp = Path(name)
-        self.handle = os.fdopen(fd, "w", encoding="utf-8")
+        self.handle = os.fdopen(fd, "wb")
 
     def write(self, line: str) -> None:
-        self.handle.write(line + "\n")
-        self.handle.flush()
+        """A line of text (UTF-8), its line end added."""
+        self.write_bytes((line + "\n").encode("utf-8"))
+
+    def write_bytes(self, data: bytes) -> None:
+        try:
+            self.handle.write(data)
+            self.handle.flush()
+        except OSError as exc:
+            raise _error("write-failed", f"cannot be written: {exc.strerror or exc}", self.path) from None
 
     def close(self) -> None:
         """Put the file in place (InputError where it cannot be)."""
-        self.handle.close()
         try:
-            write_atomic(self.path, self.tmp.read_bytes(), force=self.force)
+            os.fsync(self.handle.fileno())
+            self.handle.close()
+            _put_in_place(self.tmp, self.path, self.force)
+        except OSError as exc:
+            raise _error("write-failed", f"cannot be written: {exc.strerror or exc}", self.path) from None
         finally:
             self.discard()
 
@@ -273,6 +295,24 @@ class AtomicLines:
         if not self.handle.closed:
             self.handle.close()
         self.tmp.unlink(missing_ok=True)
+
+
+def _put_in_place(tmp: Path, path: Path, force: bool) -> None:
+    """Rename the finished temporary file ``tmp`` to ``path``; without ``force``
+    an existing file is left alone (checked atomically: ``tmp`` is hard-linked
+    into place). OSError where the file system refuses."""
+    os.chmod(tmp, 0o666 & ~_UMASK)
+    if force:
+        os.replace(tmp, path)
+        return
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        raise _error("output-exists", "exists already; pass --force to replace it", path) from None
+    except OSError:  # file systems without hard links: best effort
+        if path.exists():
+            raise _error("output-exists", "exists already; pass --force to replace it", path) from None
+        os.replace(tmp, path)
 
 
 def write_atomic(path: Path, data: bytes, force: bool = False) -> None:
@@ -295,18 +335,7 @@ def write_atomic(path: Path, data: bytes, force: bool = False) -> None:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(tmp, 0o666 & ~_UMASK)
-        if force:
-            os.replace(tmp, path)
-        else:
-            try:
-                os.link(tmp, path)
-            except FileExistsError:
-                raise _error("output-exists", "exists already; pass --force to replace it", path) from None
-            except OSError:  # file systems without hard links: best effort
-                if path.exists():
-                    raise _error("output-exists", "exists already; pass --force to replace it", path) from None
-                os.replace(tmp, path)
+        _put_in_place(tmp, path, force)
     except OSError as exc:
         raise _error("write-failed", f"cannot be written: {exc.strerror or exc}", path) from None
     finally:

@@ -169,7 +169,8 @@ def _check_cells_one_by_one(region: Region, diagnostics: Diagnostics, lines: Sou
             diagnostics.error(
                 "span-inverted",
                 f"{where}: cell ends before it starts (rows {cell.start_row}-{cell.end_row}, "
-                f"columns {cell.start_col}-{cell.end_col}); read as a 1x1 cell",
+                f"columns {cell.start_col}-{cell.end_col}); read as a 1x1 cell, where the official ICDAR 2013 "
+                "tool places such a cell nowhere",
                 line=lines.get(id(cell)),
             )
             cell.end_row = max(cell.end_row, cell.start_row)

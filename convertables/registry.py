@@ -18,7 +18,7 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, BinaryIO, Callable, Iterator, NamedTuple
 
 from .diagnostics import UsageError
 from .options import FRAME_OPTIONS, Direction, Option
@@ -30,6 +30,16 @@ if TYPE_CHECKING:
 
 Sniffer = Callable[[bytes], bool]
 
+
+class Member(NamedTuple):
+    """One document of a container file (:attr:`Format.members`): its name, where
+    its bytes lie (``offset``, ``length``), and the line it starts on (1-based)."""
+
+    name: str
+    offset: int
+    length: int
+    line: int
+
 FORMAT_MODULES = (
     "abbyy",  # before icdar: both roots are <document>; abbyy's sniffer asks for the FineReader namespace
     "icdar",
@@ -38,12 +48,15 @@ FORMAT_MODULES = (
     "ctdar",
     "marmot",
     "pod",
+    "pubtables1m",
     "canonical_json",
     "delimited",  # csv: no sniffer claims its files; recognised by suffix
     "docai",
     "textract",
     "azure",
     "docling",
+    "pubtabnet",
+    "pubtabnet_html",
 )
 """The modules of ``convertables.formats`` that declare a format, in the order
 their sniffers are asked (a dotted name is a module elsewhere)."""
@@ -84,6 +97,14 @@ class Format:
     format is (``--from``, ``--result-format``)."""
     pending: str | None = None
     """Why a capability is missing, where one is."""
+    members: Callable[[BinaryIO], Iterator[Member]] | None = None
+    """A container format (a JSONL file, one document a line): the documents a
+    file holds, from a binary handle at its start, each named by the source's own
+    name for it and found without being read (a container is indexed, never held
+    whole: :mod:`convertables.containers`). ``read`` then reads one document's
+    bytes, and refuses (``many-documents``) a file of several; ``write`` writes
+    one document's part, so that documents' outputs put one after another make
+    the container."""
 
     @property
     def reads(self) -> bool:
@@ -92,6 +113,10 @@ class Format:
     @property
     def writes(self) -> bool:
         return self.write is not None
+
+    @property
+    def is_container(self) -> bool:
+        return self.members is not None
 
     def reader(self):
         if self.read is None:

@@ -4,7 +4,7 @@
 (:class:`ConvertReport`, :class:`CheckReport`,
 :class:`~convertables.scoring.report.ScoreReport`); every problem in them is a
 :class:`~convertables.diagnostics.Diagnostic` with a stable code. A reporter
-(``text``, ``json``, ``github``, ``csv``) presents a report; the command line
+(``text``, ``json``, ``github``, ``csv``, ``html``) presents a report; the command line
 only picks one by name (:func:`reporter`), as check-jsonschema's do.
 """
 
@@ -166,7 +166,7 @@ class TextReporter(Reporter):
     def scored(self, report: ScoreReport, streams: Streams) -> None:
         from .scoring.report import render_text
 
-        for d in report.diagnostics:
+        for d in streams.shown(report.diagnostics):
             streams.err.write(d.format() + "\n")
         render_text(report)
 
@@ -184,9 +184,12 @@ class JsonReporter(Reporter):
         streams.out.write(shown.to_json())
 
     def scored(self, report: ScoreReport, streams: Streams) -> None:
-        for d in report.diagnostics:
+        from .scoring.report import write_json
+
+        for d in streams.shown(report.diagnostics):
             streams.err.write(d.format() + "\n")
-        streams.out.write(report.to_json() + "\n")
+        write_json(report, streams.out)
+        streams.out.write("\n")
 
 
 def _escape_github(value: str) -> str:
@@ -201,14 +204,24 @@ class GithubReporter(Reporter):
 
     def checked(self, report: CheckReport, streams: Streams) -> None:
         for d in report.findings:
-            if streams.quiet and d.severity is not Severity.ERROR:
-                continue
-            where = f"file={_escape_github(d.file or '').replace(',', '%2C')}"
-            if d.line:
-                where += f",line={d.line}"
-                if d.column:
-                    where += f",col={d.column}"
-            streams.out.write(f"::{self._LEVEL[d.severity]} {where},title={d.code}::{_escape_github(d.message)}\n")
+            if not streams.quiet or d.severity is Severity.ERROR:
+                self._annotate(d, streams)
+
+    def scored(self, report: ScoreReport, streams: Streams) -> None:
+        """An annotation for each document's error and warning, then the summary table."""
+        from .scoring.report import plain_text, summary
+
+        for d in streams.shown(report.diagnostics):
+            self._annotate(d, streams)
+        streams.out.write(plain_text(summary(report)))
+
+    def _annotate(self, d: Diagnostic, streams: Streams) -> None:
+        where = f"file={_escape_github(d.file or '').replace(',', '%2C')}"
+        if d.line:
+            where += f",line={d.line}"
+            if d.column:
+                where += f",col={d.column}"
+        streams.out.write(f"::{self._LEVEL[d.severity]} {where},title={d.code}::{_escape_github(d.message)}\n")
 
 
 class CsvReporter(Reporter):
@@ -217,15 +230,28 @@ class CsvReporter(Reporter):
     name = "csv"
 
     def scored(self, report: ScoreReport, streams: Streams) -> None:
-        from .scoring.report import per_document_csv
+        from .scoring.report import write_csv
 
-        for d in report.diagnostics:
+        for d in streams.shown(report.diagnostics):
             streams.err.write(d.format() + "\n")
-        streams.out.write(per_document_csv(report))
+        write_csv(report, streams.out)
+
+
+class HtmlReporter(Reporter):
+    """score: the HTML report, one self-contained page (as ``--html FILE`` writes it)."""
+
+    name = "html"
+
+    def scored(self, report: ScoreReport, streams: Streams) -> None:
+        from .htmlreport import write_page
+
+        for d in streams.shown(report.diagnostics):
+            streams.err.write(d.format() + "\n")
+        write_page(report, streams.out)
 
 
 REPORTER_BY_NAME: dict[str, Reporter] = {r.name: r for r in (TextReporter(), JsonReporter(), GithubReporter(),
-                                                              CsvReporter())}
+                                                              CsvReporter(), HtmlReporter())}
 
 
 def reporter(name: str, command: str) -> Reporter:

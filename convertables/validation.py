@@ -99,11 +99,12 @@ def validate_json(value: object, file: str | None = None) -> list[Diagnostic]:
 
 _TOP_KEYS = frozenset({"format", "version", "filename", "metadata", "pages", "tables"})
 _PAGE_KEYS = frozenset({"number", "width", "height", "frame", "dpi", "items"})
-_TABLE_KEYS = frozenset({"id", "regions"})
+_TABLE_KEYS = frozenset({"id", "regions", "html_structure"})
+_TABLE_REQUIRED = frozenset({"id", "regions"})
 _REGION_KEYS = frozenset({"id", "page", "bbox", "row_increment", "col_increment", "cells", "instructions"})
 _REGION_REQUIRED = frozenset({"id", "page", "cells"})
 _CELL_KEYS = frozenset({"id", "start_row", "start_col", "end_row", "end_col", "content", "header", "bbox",
-                        "instructions"})
+                        "instructions", "markup"})
 _CELL_REQUIRED = frozenset({"start_row", "start_col", "end_row", "end_col", "content"})
 _BOX_KEYS = frozenset({"x1", "y1", "x2", "y2", "frame", "polygon"})
 _BOX_REQUIRED = frozenset({"x1", "y1", "x2", "y2", "frame"})
@@ -142,6 +143,10 @@ def _instructions(items: object) -> bool:
         for i in items)
 
 
+def _tokens(tokens: object) -> bool:
+    return type(tokens) is list and all(type(t) is str for t in tokens)
+
+
 def _cell(cell: object) -> bool:
     if type(cell) is not dict or not (_CELL_REQUIRED <= cell.keys() <= _CELL_KEYS):
         return False
@@ -154,7 +159,8 @@ def _cell(cell: object) -> bool:
     if "header" in cell and type(cell["header"]) is not bool:
         return False
     return ("bbox" not in cell or _box(cell["bbox"])) and (
-        "instructions" not in cell or _instructions(cell["instructions"]))
+        "instructions" not in cell or _instructions(cell["instructions"])) and (
+        "markup" not in cell or _tokens(cell["markup"]))
 
 
 def _region(region: object) -> bool:
@@ -169,7 +175,8 @@ def _region(region: object) -> bool:
 
 
 def _table(table: object) -> bool:
-    return (type(table) is dict and table.keys() == _TABLE_KEYS and _count(table["id"])
+    return (type(table) is dict and _TABLE_REQUIRED <= table.keys() <= _TABLE_KEYS and _count(table["id"])
+            and ("html_structure" not in table or _tokens(table["html_structure"]))
             and type(table["regions"]) is list and all(map(_region, table["regions"])))
 
 

@@ -82,12 +82,12 @@ def test_score_paths_and_documents(tmp_path: Path):
 
 def test_reporters_are_looked_up_by_name_for_what_they_present():
     assert reporter_names("check") == ["text", "json", "github"]
-    assert reporter_names("score") == ["text", "json", "csv"]
+    assert reporter_names("score") == ["text", "json", "github", "csv", "html"]
     assert reporter_names("convert") == ["text", "json"]
     assert reporter("github", "check") is REPORTER_BY_NAME["github"]
     with pytest.raises(UsageError, match="--format for convert is text or json, not 'github'"):
         reporter("github", "convert")
-    with pytest.raises(UsageError, match="--format for score is text, json or csv, not 'yaml'"):
+    with pytest.raises(UsageError, match="--format for score is text, json, github, csv or html, not 'yaml'"):
         reporter("yaml", "score")
 
 

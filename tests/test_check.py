@@ -163,3 +163,26 @@ def test_a_bug_of_ours_on_one_file_is_one_line_and_the_others_are_checked(tmp_pa
     assert errors == [f"{tmp_path / 'b-str-result.xml'}: error internal-error unexpected ZeroDivisionError: division "
                       "by zero (hint: please report this with the input file)"]
     assert "Traceback" not in result.output and sorted(checked) == ["a-str-result.xml", "b-str-result.xml"]
+
+
+@pytest.mark.parametrize("case, code, line", [
+    ("index-spaces--space-before-a-number-str-result.xml", "index-spaces", 9),  # Integer.parseInt(" 1")
+    ("no-page--page-less-region-str-result.xml", "no-page", 4),  # Integer.parseInt("")
+    ("page-below-one--page-zero-str-result.xml", "page-below-one", 4),  # -reg: pdfResult.get(-1)
+    ("bad-number--float-index-str-result.xml", "bad-number", 6),  # Integer.parseInt("1.0")
+    ("bad-number--comma-decimal-reg-result.xml", "bad-number", 3),  # Float.parseFloat("10,5")
+    ("grid-negative--negative-column-str-result.xml", "grid-negative", 6),  # setCell(-1, ...)
+])
+def test_what_the_official_tool_fails_on_is_an_error_with_its_line(case, code, line):
+    """The official ICDAR 2013 tool stops with an exception on each of these (run on these
+    very files, with a ground truth beside them): check says so as an error, with the line."""
+    path = CASES / "check" / case
+    found = [(f.severity, f.line) for f in check_paths([path]) if f.code == code]
+    assert found == [(Severity.ERROR, line)]
+
+
+def test_a_page_less_region_is_an_error_where_the_name_says_a_submission(tmp_path):
+    """The biomedical benchmark's files leave pages out (PMC ids for names): a warning there."""
+    text = (CASES / "check" / "no-page--page-less-region-str-result.xml").read_text()
+    (tmp_path / "PMC123.xml").write_text(text)
+    assert [f.severity for f in check_paths([tmp_path / "PMC123.xml"]) if f.code == "no-page"] == [Severity.WARNING]

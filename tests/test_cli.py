@@ -218,7 +218,7 @@ def test_score_command_reports_json_csv_and_exit_codes(tmp_path: Path):
     result = invoke("score", "--gt", gt, "--result", bad)
     assert result.exit_code == 1 and "xml-syntax" in result.output
     assert invoke("score", "--gt", gt, "--result", gt, "--metric", "nope").exit_code == 2
-    assert invoke("score", "--gt", gt, "--result", gt, "--format", "github").exit_code == 2
+    assert invoke("score", "--gt", gt, "--result", gt, "--format", "yaml").exit_code == 2
     as_csv = invoke("score", "--gt", gt, "--result", gt, "--format", "csv")
     assert as_csv.exit_code == 0 and as_csv.stdout == csv_path.read_text()  # the per-document CSV
 
@@ -305,7 +305,7 @@ def test_no_more_workers_are_started_than_documents_or_four_a_cpu(monkeypatch):
             return map(function, items)
 
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Serial)
-    monkeypatch.setattr(runner, "score_pair", lambda pair, settings: {"document": pair})
+    monkeypatch.setattr(runner, "score_pair", lambda pair, settings, explain=False: {"document": pair})
     monkeypatch.setattr(runner, "SERIAL_WORK_S", -1.0)  # the pool from the third document on
     monkeypatch.setattr(runner.os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
     for jobs, documents, workers in ((1000, 100, 8), (1000, 5, 3), (3, 100, 3)):

@@ -40,7 +40,9 @@ def _as_expected(doc) -> dict:
 def test_reader_case(case: Path):
     expected = json.loads((case / "expected.json").read_text(encoding="utf-8"))
     diagnostics = Diagnostics()
-    options = ReadOptions(extra=expected.get("options", {}))
+    # (an option value "./name" names a file of the case's own folder: a words file beside the input)
+    options = ReadOptions(extra={k: str(case / v[2:]) if isinstance(v, str) and v.startswith("./") else v
+                                 for k, v in expected.get("options", {}).items()})
     doc = read(_input(case), case.parent.name, options, diagnostics=diagnostics)
     got = _as_expected(doc)
     for table in expected["tables"]:

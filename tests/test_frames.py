@@ -153,6 +153,10 @@ _NATIVE_EXAMPLES = {
     "docai": lambda: (ROOT / "tests" / "cases" / "docai" / "normalized-vertices-omitted-zeros" / "input.json")
     .read_bytes(),
     "docling": lambda: (ROOT / "tests" / "cases" / "docling" / "spans-and-headers" / "input.json").read_bytes(),
+    "pubtables1m": lambda: (ROOT / "tests" / "cases" / "pubtables1m" / "spans-headers-projected-row-header"
+                            / "input.xml").read_bytes(),
+    "pubtabnet": lambda: (ROOT / "tests" / "cases" / "pubtabnet" / "thead-spans-inline-tags" / "input.jsonl")
+    .read_bytes(),
 }
 
 

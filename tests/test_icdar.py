@@ -329,7 +329,8 @@ def test_regions_that_only_look_plain_are_read_element_by_element(inside):
     for region in ("<region id='0' page='1'>", "<region id='0' page='1' xmlns='urn:r'>"):
         data = f"<document filename='d.pdf'><table id='0'>{region}{inside}</region></table></document>".encode()
         doc, quick, plain, slow_doc, slow = _read_both_ways(data)
-        assert plain in ([False], []) or "bounding-box" in inside  # (a cell without a box may be plain)
+        # (a cell without a box may be plain; so may one in a default namespace, read by its name)
+        assert plain in ([False], []) or "bounding-box" in inside or "xmlns='" in inside
         assert doc == slow_doc
         assert [d.format() for d in quick] == [d.format() for d in slow]
 
@@ -375,3 +376,41 @@ def test_mutated_plain_documents_read_alike_both_ways(edits):
                 continue
         outcomes.append((repr(doc), [d.format() for d in diagnostics]))
     assert outcomes[0] == outcomes[1]
+
+
+def _read_text(text: str) -> tuple[Document, Diagnostics]:
+    found = Diagnostics("x.xml")
+    return read_document(text.encode(), icdar.FORMAT, "x.xml", icdar.ReadOptions(), found), found
+
+
+def test_a_namespace_declared_on_a_cell_is_read_by_its_names():
+    doc, found = _read_text(
+        "<document filename='d.pdf'><table id='0'><region id='0' page='1'>"
+        "<cell start-row='0' start-col='0'><content>a</content></cell>\n"
+        "<cell xmlns='urn:x' start-row='0' start-col='1'><content>b</content></cell>"
+        "</region></table></document>")
+    assert [c.content for c in doc.tables[0].cells()] == ["a", "b"]
+    assert [(d.code, d.line) for d in found] == [("xml-namespace", 2)]
+
+
+def test_wrapped_elements_are_read_again_from_the_start_and_said_once():
+    """The first reading stops at the wrapper; what it had said is not said twice."""
+    doc, found = _read_text(
+        "<document filename='d.pdf'><table id='0'><region id='0' page='1'>\n"
+        "<cell start-row='0' start-col='x'><content>a</content></cell>\n"
+        "<row><cell start-row='1' start-col='0'><content>b</content></cell></row>\n"
+        "</region></table></document>")
+    assert [c.content for c in doc.tables[0].cells()] == ["b"]
+    assert [(d.code, d.line) for d in found] == [("wrapped-element", 3), ("bad-number", 2), ("cell-dropped", 2)]
+
+
+def test_the_text_of_a_cell_is_all_its_text_where_some_is_outside_content():
+    doc, found = _read_text(
+        "<document filename='d.pdf'><table id='0'><region id='0' page='1'>"
+        "<cell start-row='0' start-col='0'>\n  <content>a</content><note>b</note>\n</cell>"
+        "<cell start-row='0' start-col='1'>\u00a0<content>c</content></cell>"
+        "<cell start-row='0' start-col='2'>\n <bounding-box x1='1' y1='1' x2='2' y2='2'/>\n <content>d</content>\n</cell>"
+        "</region></table></document>")
+    # (a no-break space is text to the official tool; spaces and line breaks are layout)
+    assert [c.content for c in doc.tables[0].cells()] == ["ab", "\u00a0c", "d"]
+    assert [d.code for d in found] == ["unknown-element", "text-outside-content"]

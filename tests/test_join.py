@@ -156,3 +156,18 @@ def test_a_table_exported_twice_is_joined_once_and_page_0_names_no_page(tmp_path
     assert len(read(tmp_path / "out" / "doc.json").tables) == 1
     assert [d.code for d in outcome.diagnostics if d.code == "join-duplicate"] == ["join-duplicate"]
     assert per_table_name(Path("doc-page-0-table-1.csv")) is None
+
+
+def test_joined_tables_keep_their_html_skeleton_and_markup(tmp_path: Path):
+    from convertables.joining import group, join
+
+    (tmp_path / "report-page-2-table-1.html").write_text(
+        "<table><thead><tr><th>Year</th></tr></thead><tr><td><i>2019</i></td></tr></table>")
+    (tmp_path / "report-page-1-table-1.html").write_text("<table><tr><td>A</td></tr></table>")
+    groups, _ = group(sorted(tmp_path.iterdir()))
+    (files,) = groups.values()
+    joined = join(files, read)
+    assert [t.html_structure for t in joined.tables] == [
+        ("<tr>", "<td>", "</td>", "</tr>"),
+        ("<thead>", "<tr>", "<th>", "</th>", "</tr>", "</thead>", "<tr>", "<td>", "</td>", "</tr>")]
+    assert joined.tables[1].cells()[1].markup == ("<i>", "2", "0", "1", "9", "</i>")

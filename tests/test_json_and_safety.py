@@ -27,12 +27,43 @@ def _rich_doc() -> Document:
             Table(0, [Region(0, 1, BBox(9, 10, 50, 30, Frame.IMAGE, quad), 0, 0, [
                 Cell(0, 0, 0, 1, None, 7, BBox(9, 10, 50, 30, Frame.IMAGE, quad)),
                 Cell(1, 0, 1, 0, " ", None, None, True),
-                Cell(1, 1, 1, 1, "naïve\nline"),
-            ])]),
+                Cell(1, 1, 1, 1, "naïve\nline", markup=("n", "a", "ï", "<b>", "v", "e", "</b>", "\n", "l")),
+            ])], ("<tr>", "<td", ' colspan="2"', ">", "</td>", "</tr>", "<tr>", "<td>", "</td>", "<td>", "</td>",
+                  "</tr>")),
         ],
         pages=[Page(1, 1240, 1754, Frame.IMAGE, 150.0)],
         metadata={"generator": "test"},
     )
+
+
+def test_html_markup_and_skeleton_survive_json():
+    """What TEDS needs of an HTML table (a cell's inline tags, the <thead>) goes
+    through the canonical JSON and back unchanged."""
+    from convertables.files import read_document
+
+    html = (b"<table><thead><tr><th>Name</th><th colspan=2>Value</th></tr></thead>"
+            b"<tbody><tr><td><b>Total</b> sum</td><td>1</td><td> 2  </td></tr></tbody></table>")
+    doc = read_document(html, registry.get("html"), "t.html")
+    (table,) = doc.tables
+    assert table.html_structure == ("<thead>", "<tr>", "<th>", "</th>", "<th", ' colspan="2"', ">", "</th>",
+                                    "</tr>", "</thead>", "<tbody>", "<tr>", "<td>", "</td>", "<td>", "</td>",
+                                    "<td>", "</td>", "</tr>", "</tbody>")
+    bold = next(c for c in table.cells() if c.content == "Total sum")
+    assert bold.markup == ("<b>", "T", "o", "t", "a", "l", "</b>", " ", "s", "u", "m")
+    spaced = next(c for c in table.cells() if c.content == "2")
+    assert spaced.markup == (" ", "2", " ", " ")
+    written = canonical_json.write(doc, Diagnostics())
+    assert validate_json(json.loads(written)) == []
+    assert json.loads(written)["tables"][0]["html_structure"][0] == "<thead>"
+    back = read_document(written, registry.get("json"), "t.json")
+    assert back.tables[0].html_structure == table.html_structure
+    assert [c.markup for c in back.tables[0].cells()] == [c.markup for c in table.cells()]
+    assert back == doc
+    # absent where the source has none: no key written
+    plain = read_document(b"<table><tr><td>a</td></tr></table>", registry.get("html"), "p.html")
+    plain.tables[0].html_structure = None
+    assert b"markup" not in canonical_json.write(plain, Diagnostics())
+    assert b"html_structure" not in canonical_json.write(plain, Diagnostics())
 
 
 def test_json_round_trip_keeps_everything():
@@ -154,7 +185,7 @@ def _places(value, out=None) -> list:
 
 
 _ODD_VALUES = [None, True, False, 0, -1, 1, 2, 1.0, 1.5, float("inf"), "", "pdf", "image", "convertables", [], [1],
-               [1, 2], [[1, 2]], {}, {"instr_id": 1}]
+               [1, 2], [[1, 2]], {}, {"instr_id": 1}, ["<b>"], [None]]
 
 
 def _rich_data() -> dict:
@@ -193,7 +224,7 @@ def test_quick_schema_reading_never_accepts_what_the_schema_refuses():
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
-@given(documents())
+@given(documents(markup=True))
 def test_documents_as_written_take_the_quick_path(doc):
     data = canonical_json.to_data(doc)
     assert plainly_valid(data) and not validate_json(data)
@@ -205,7 +236,7 @@ _LOOKALIKE_TEXT = st.sampled_from(['a, {"id": 3, "x"', ', {"id": ', '"', "\n", '
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
-@given(documents(text=_LOOKALIKE_TEXT))
+@given(documents(text=_LOOKALIKE_TEXT, markup=True))
 def test_every_cell_is_written_on_a_line_of_its_own(doc):
     data = canonical_json.to_data(doc)
     text = canonical_json.write(doc, Diagnostics("t.json")).decode("utf-8")
@@ -216,7 +247,7 @@ def test_every_cell_is_written_on_a_line_of_its_own(doc):
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
-@given(documents(text=_LOOKALIKE_TEXT))
+@given(documents(text=_LOOKALIKE_TEXT, markup=True))
 def test_a_cell_is_written_as_the_encoder_writes_its_dict(doc):
     """The writer formats cells itself; character for character what json's
     encoder makes of the cell's dict (the JSON Schema's form)."""

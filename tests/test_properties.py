@@ -39,7 +39,7 @@ def boxes(draw, frame: Frame | None = None, polygons: bool = True) -> BBox:
 
 
 @st.composite
-def cells(draw, text, frame, polygons, instructions) -> Cell:
+def cells(draw, text, frame, polygons, instructions, markup=False) -> Cell:
     row, col = draw(st.integers(0, 30)), draw(st.integers(0, 30))
     return Cell(
         start_row=row,
@@ -51,14 +51,20 @@ def cells(draw, text, frame, polygons, instructions) -> Cell:
         bbox=draw(st.none() | boxes(frame, polygons)),
         header=draw(st.booleans()) if frame is None else False,
         instructions=tuple(draw(st.lists(instructions, max_size=2))),
+        markup=draw(st.none() | st.lists(tokens, max_size=5).map(tuple)) if markup else None,
     )
 
+
+tokens = st.sampled_from(["<b>", "</b>", "<sup>", " ", "\n"]) | any_text
+"""A cell's markup tokens (Cell.markup) and a table's HTML skeleton (Table.html_structure)."""
 
 instruction = st.builds(Instruction, st.integers(-5, 10_000), st.none() | st.integers(-1, 50))
 
 
 @st.composite
-def documents(draw, text=any_text, frame: Frame | None = None, polygons=True, pages=True) -> Document:
+def documents(draw, text=any_text, frame: Frame | None = None, polygons=True, pages=True, markup=False) -> Document:
+    """Generated documents; ``markup``: with cells' markup tokens and tables' HTML
+    skeletons (which only the canonical JSON and HTML-like formats hold)."""
     tables = []
     for t in range(draw(st.integers(0, 3))):
         regions = []
@@ -70,11 +76,12 @@ def documents(draw, text=any_text, frame: Frame | None = None, polygons=True, pa
                     bbox=draw(st.none() | boxes(frame, polygons)),
                     row_increment=draw(st.integers(0, 40)),
                     col_increment=draw(st.integers(0, 40)),
-                    cells=draw(st.lists(cells(text, frame, polygons, instruction), max_size=6)),
+                    cells=draw(st.lists(cells(text, frame, polygons, instruction, markup), max_size=6)),
                     instructions=tuple(draw(st.lists(instruction, max_size=2))),
                 )
             )
-        tables.append(Table(draw(st.integers(0, 100)), regions))
+        structure = draw(st.none() | st.lists(tokens, max_size=6).map(tuple)) if markup else None
+        tables.append(Table(draw(st.integers(0, 100)), regions, structure))
     doc_pages = []
     if pages:
         doc_pages = draw(st.lists(st.builds(Page, st.integers(1, 9), st.none() | st.floats(1, 5000),
@@ -89,7 +96,7 @@ def documents(draw, text=any_text, frame: Frame | None = None, polygons=True, pa
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(documents())
+@given(documents(markup=True))
 def test_json_holds_every_document(doc):
     data = canonical_json.write(doc, Diagnostics())
     assert validate_json(json.loads(data)) == []
@@ -162,3 +169,19 @@ def test_parsed_ints_are_what_int_gives_each_spelling(spellings):
         value = parsed[text]
         assert value == expected and type(value) is int
     assert set(parsed) <= set(spellings)
+
+
+_TOKENS = st.lists(st.sampled_from(["<b>", "</b>", "<i>", "</i>", "a", " ", "\n", "é", '"', ' colspan="2"']),
+                   max_size=6).map(tuple)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(documents(), st.data())
+def test_json_holds_cell_markup_and_the_html_skeleton(doc, data):
+    for table in doc.tables:
+        table.html_structure = data.draw(st.none() | _TOKENS)
+        for cell in table.cells():
+            cell.markup = data.draw(st.none() | _TOKENS)
+    written = canonical_json.write(doc, Diagnostics())
+    assert validate_json(json.loads(written)) == []
+    assert canonical_json.read(written, Diagnostics()) == doc

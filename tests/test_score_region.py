@@ -124,3 +124,73 @@ def test_real_ground_truth_against_itself():
     assert report["errors"] == [] and total["documents"] == 67
     assert total["complete"] == total["pure"] == total["gt_regions"] == 156
     assert report["document_mean"]["precision"] == report["document_mean"]["recall"] == 1.0
+    assert report.diagnostics == []  # nothing read off the format, no box off its page
+
+
+# eu-001's first two ground-truth regions (218 and 395 items, official counts) and results against
+# them, each scored by the official tool too (MeasureRecognitionPerformance -reg with eu-001.pdf).
+EU001_RESULT = """<?xml version="1.0" encoding="UTF-8"?>
+<document filename="eu-001.pdf">{}</document>
+"""
+
+
+def _region_result(tmp_path, *regions: str, name: str = "eu-001-reg-result.xml"):
+    pdfs = corpus_path("icdar2013", "pdf")
+    gt = corpus_path("icdar2013", "gt", "eu-001-reg.xml")
+    result = tmp_path / name
+    result.write_text(EU001_RESULT.format("".join(
+        f'<table id="{i}">{region}</table>' for i, region in enumerate(regions, 1))))
+    return score_paths(gt, result, ScoreSettings(metric="region", pdf_dir=str(pdfs))), result
+
+
+def _region(page: str, box: tuple) -> str:
+    x1, y1, x2, y2 = box
+    return f'<region id="1"{page}><bounding-box x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}"/></region>'
+
+
+def test_a_region_on_page_0_or_without_a_page_is_an_error_where_the_official_tool_fails(tmp_path):
+    """Official: IndexOutOfBoundsException (page 0: pdfResult.get(-1)) and NumberFormatException
+    (no page: Integer.parseInt of "")."""
+    report, result = _region_result(tmp_path, _region(' page="1"', (100, 451, 482, 543)),
+                                    _region(' page="0"', (101, 243, 483, 415)))
+    assert [(d.code, d.severity.value, d.file) for d in report.diagnostics] == [("page-missing", "error", str(result))]
+    assert report["errors"][0].endswith("error page-missing 1 result region(s) on pages the PDF does not have (the "
+                                        "first: table 2, region 1, on page 0; the PDF has pages 1 to 3): they hold "
+                                        "no items here; the official tool fails on them")
+    report, result = _region_result(tmp_path, _region("", (100, 451, 482, 543)))
+    assert [(d.code, d.severity.value, d.line) for d in report.diagnostics] == [("no-page", "error", 2)]
+
+
+def test_boxes_mostly_off_their_pages_are_a_warning(tmp_path):
+    """Three regions measured from the top of the page (y down) and one in pixels; one lies on
+    the page by chance. Official for the first two alone (regions 3 and 4: "does not intersect
+    page", left out): "Region: 1 GT Items: 218 correct items: 218 result items: 294",
+    "Region: 2 GT Items: 395 correct items: 187 result items: 187"; the same here."""
+    report, result = _region_result(
+        tmp_path, _region(' page="1"', (100, 299, 482, 391)), _region(' page="1"', (101, 427, 483, 599)),
+        _region(' page="1"', (102, -800, 476, -700)), _region(' page="2"', (1020, 2482, 1480, 2747)))
+    regions = report["documents"][0]["tables"][:2]
+    assert [(r["gt_items"], r["correct_items"], r["result_items"]) for r in regions] == [(218, 218, 294),
+                                                                                        (395, 187, 187)]
+    assert [(d.code, d.severity.value) for d in report.diagnostics] == []  # two of four off: not most
+    report, result = _region_result(
+        tmp_path, _region(' page="1"', (100, 299, 482, 391)), _region(' page="1"', (102, -800, 476, -700)),
+        _region(' page="2"', (1020, 2482, 1480, 2747)))
+    assert [(d.code, d.severity.value, d.file) for d in report.diagnostics] == [
+        ("boxes-off-page", "warning", str(result))]
+    assert report["documents"][0]["warnings"][0].split(": warning boxes-off-page ")[1].startswith(
+        "2 of the result's 3 region boxes lie mostly off their pages")
+
+
+def test_a_structure_file_as_a_region_result_is_said_to_differ(tmp_path):
+    """The official tool takes a region's first bounding-box, its first cell's when the region has
+    none of its own (here one with no items: "WARN: Region 1 has no items", all seven regions
+    missed); convertables takes the cells' envelope, and says so."""
+    cells = ('<region id="1" page="1">'
+             '<cell id="1" start-row="0" start-col="0"><bounding-box x1="100" y1="530" x2="150" y2="543"/>'
+             '<content>a</content></cell>'
+             '<cell id="2" start-row="1" start-col="1"><bounding-box x1="400" y1="451" x2="482" y2="470"/>'
+             '<content>b</content></cell></region>')
+    report, _ = _region_result(tmp_path, cells)
+    assert report["documents"][0]["tables"][0]["correct_items"] == 218  # the envelope: the whole first region
+    assert [(d.code, d.severity.value) for d in report.diagnostics] == [("region-box-from-cells", "warning")]

@@ -134,10 +134,10 @@ def test_a_bug_of_ours_on_one_document_is_one_line_and_the_others_are_scored(tmp
         shutil.copy(SAMPLES / "marmot" / "sample.xml", gt / f"{name}.xml")
     read = runner._read
 
-    def read_or_fail(path, format, metric, joined=None):
+    def read_or_fail(path, format, metric, *more, **named):
         if path.name == "b.xml" and "res" in path.parts:
             raise ZeroDivisionError("division by zero")
-        return read(path, format, metric, joined)
+        return read(path, format, metric, *more, **named)
 
     monkeypatch.setattr(runner, "_read", read_or_fail)
     res = tmp_path / "res"

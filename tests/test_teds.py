@@ -246,3 +246,23 @@ def test_an_icdar_ground_truth_scores_against_html(tmp_path):
     # Distance: insert the tbody (1), and "C" against "C D" (2 edits of 3).
     assert report.total["teds"] == pytest.approx(1 - (1 + 2 / 3) / 6)
     assert report.total["teds_struct"] == pytest.approx(1 - 1 / 6)
+
+
+def test_pubtabnet_ground_truth_against_its_teds_json_predictions(tmp_path):
+    # The ground truth read from the JSONL records (their own tokens and skeleton),
+    # the results from the {file name: HTML} file the reference's batch_evaluate
+    # takes: the same numbers as the reference gave on the HTML strings.
+    path = corpus_path("pubtabnet", "PubTabNet_Examples.jsonl")
+    expected = REFERENCE["pubtabnet_examples"]
+    lines = path.read_text(encoding="utf-8").splitlines()
+    names = [json.loads(line)["filename"] for line in lines]
+    predictions = {name: result for name, (gt, result) in zip(names, pubtabnet_pairs(lines, expected["seed"]))}
+    result = tmp_path / "predictions.json"
+    result.write_text(json.dumps(predictions))
+    report = score(path, result, metric="teds")
+    found = {record["document"]: (record["teds"], record["teds_struct"]) for record in report.documents}
+    assert len(found) == len(names)
+    for name, full, struct in zip(names, expected["teds"], expected["teds_struct"]):
+        got = found[name.rsplit(".", 1)[0]]
+        assert abs(got[0] - full) < 1e-9 and abs(got[1] - struct) < 1e-9, name
+    assert report.total["teds"] == pytest.approx(sum(expected["teds"]) / len(names), abs=1e-12)

@@ -56,6 +56,8 @@ def _cell(cell: Cell) -> dict:
         data["bbox"] = _box(cell.bbox)
     if cell.instructions:
         data["instructions"] = _instructions(cell.instructions)
+    if cell.markup is not None:
+        data["markup"] = list(cell.markup)
     return data
 
 
@@ -82,7 +84,15 @@ def to_data(doc: Document, with_cells: bool = True) -> dict:
             if p.items:
                 page["items"] = [{"bbox": _box(i.bbox), "text": i.text} for i in p.items]
             data["pages"].append(page)
-    data["tables"] = [{"id": t.id, "regions": [_region(r, with_cells) for r in t.regions]} for t in doc.tables]
+    data["tables"] = [_table(t, with_cells) for t in doc.tables]
+    return data
+
+
+def _table(table: Table, with_cells: bool = True) -> dict:
+    data: dict = {"id": table.id}
+    if table.html_structure is not None:
+        data["html_structure"] = list(table.html_structure)
+    data["regions"] = [_region(r, with_cells) for r in table.regions]
     return data
 
 
@@ -113,7 +123,8 @@ def from_data(data: dict) -> Document:
             Page(p["number"], p.get("width"), p.get("height"), Frame(p.get("frame", "pdf")), p.get("dpi"), items)
         )
     for t in data["tables"]:
-        table = Table(id=t["id"])
+        structure = t.get("html_structure")
+        table = Table(id=t["id"], html_structure=None if structure is None else tuple(structure))
         for r in t["regions"]:
             region = Region(
                 id=r["id"],
@@ -135,6 +146,7 @@ def from_data(data: dict) -> Document:
                         bbox=_box_from(c["bbox"]) if "bbox" in c else None,
                         header=c.get("header", False),
                         instructions=_instructions_from(c.get("instructions", [])),
+                        markup=tuple(c["markup"]) if "markup" in c else None,
                     )
                 )
             table.regions.append(region)
@@ -315,12 +327,14 @@ def _cell_lines(cells: list[Cell], numbers: dict, coordinates: dict) -> list[str
                 break
             except KeyError as missing:
                 numbers[missing.args[0]] = _index_text(missing.args[0])
-        if cell.bbox is not None or cell.instructions:
+        if cell.bbox is not None or cell.instructions or cell.markup is not None:
             text = text[:-2]
             if cell.bbox is not None:
                 text += f', "bbox": {_box_text(cell.bbox, coordinates)}'
             if cell.instructions:
                 text += f', "instructions": {_compact(_instructions(cell.instructions))}'
+            if cell.markup is not None:
+                text += f', "markup": {_compact(list(cell.markup))}'
             text += "},"
         append(text)
     return lines
@@ -338,7 +352,8 @@ def _layout(doc: Document) -> str:
             out.append(f" {_compact(key)}: {_compact(value)},")
     out.append(' "tables": [')
     for t, (table, table_data) in enumerate(zip(doc.tables, data["tables"])):
-        out.append(f'  {{"id": {table_data["id"]}, "regions": [')
+        head = _compact({k: v for k, v in table_data.items() if k != "regions"})[:-1]
+        out.append(f'  {head}, "regions": [')
         last = len(table.regions) - 1
         for r, (region, region_data) in enumerate(zip(table.regions, table_data["regions"])):
             head = _compact({k: v for k, v in region_data.items() if k != "cells"})[:-1]

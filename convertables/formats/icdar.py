@@ -20,7 +20,26 @@ ground truth: page 1). What it reports and how it goes on:
 * ``unknown-attribute`` (warning): e.g. ``col-end`` for ``end-col``; it is
   ignored, as the official tool ignores it;
 * ``box-inverted`` (warning): ``y1 > y2`` or ``x1 > x2``: the corners are swapped;
-* ``missing-attribute`` (error or info), ``unknown-element`` (warning).
+* ``missing-attribute`` (error or info), ``unknown-element`` (warning);
+* ``no-page`` (info): a region without a page is on page 1; ``page-below-one``
+  (warning): a page of 0 or less is kept as it is, as the official structure
+  tool keeps it.
+
+What the official tool (T. Hassan's ``dataset-tools``, whose XML parser knows no
+namespaces and looks elements up by name at any depth) reads that the format
+does not hold, read as it reads it, with a warning each (the fast paths below
+see none of it; each is found cheaply and read on a slower path):
+
+* ``xml-namespace``: elements in a default namespace (``xmlns="..."``) are read by
+  their names; elements with a prefix (``<x:table>``) are not the format's, and
+  the official tool finds none of them either;
+* ``wrapped-element``: tables, regions or cells inside other elements
+  (``<page><table>``, ``<row><cell>``) are read wherever they are, as tables at
+  any depth of the document, regions at any depth of a table, cells at any depth
+  of a region;
+* ``text-outside-content``: a cell's text outside ``<content>`` (``<cell>Item</cell>``)
+  is read with it: the official tool takes all text of a cell;
+* ``content-repeated``: two ``<content>`` elements in one cell are joined.
 
 Content: an empty ``<content/>`` reads as *unknown* content (``None``): the
 format cannot tell an empty cell from one whose text was never recognised, and
@@ -130,8 +149,9 @@ def _plain_cells_pattern(keys: tuple[str, ...]) -> re.Pattern | None:
     if _cell_layout(keys) is None:
         return None
     attributes = "".join(f' {name}="{_ATTRIBUTE_PATTERNS.get(name, _NUMBER)}"' for name in keys)
-    # text in a cell around its <content> (indentation) is not read either way
-    return re.compile(f"<cell{attributes}>[^<]*(?:<content>([^<]*)</content>|<content/>)[^<]*</cell>")
+    # spaces and line breaks around a cell's <content> are layout; other text there is
+    # read on the slower path (the official tool takes it as the cell's)
+    return re.compile(f"<cell{attributes}>[ \t\n]*(?:<content>([^<]*)</content>|<content/>)[ \t\n]*</cell>")
 
 
 # The serialization and the groups found in it hold a region's text three times over
@@ -140,6 +160,23 @@ def _plain_cells_pattern(keys: tuple[str, ...]) -> re.Pattern | None:
 _PLAIN_CELLS_MAX = 50_000
 _new = object.__new__
 _PLAIN_CELLS_PATTERNS: dict[tuple[str, ...], re.Pattern | None] = {}
+
+_XML_SPACE = " \t\r\n"
+
+
+def _layout(text: str) -> bool:
+    """Whether text between elements is only layout: XML's spaces, tabs and line breaks
+    (a no-break space is text to the official tool, as to the format). (The other ASCII
+    characters isspace() takes cannot be in XML 1.0 text.)"""
+    return text.isspace() and text.isascii()
+
+
+class _Wrapped(Exception):
+    """An element the format does not have holds elements the official tool reads."""
+
+    def __init__(self, element, parent: str, holds: str):
+        super().__init__(holds)
+        self.element, self.parent, self.holds = element, parent, holds
 
 
 class _Reader:
@@ -151,6 +188,10 @@ class _Reader:
         self._said: set[str] = set()
         self._cell_keys: list[str] | None = None
         self._cell_layout = None
+        self.at_any_depth = False
+        """Reading tables, regions and cells wherever they are (some are wrapped in other elements)."""
+        self.spaced_numbers = False
+        """A number attribute read so far was written with spaces around it."""
 
     # -- small parsers that report instead of raising ---------------------------------
 
@@ -175,6 +216,8 @@ class _Reader:
                 "bad-number", f"<{el.tag}> {name}={raw!r} is not an integer", line=el.sourceline
             )
             return None
+        if raw[0] in _XML_SPACE or raw[-1] in _XML_SPACE:
+            self.spaced_numbers = True
         if not (-_INT_LIMIT if signed else 0) <= value <= _INT_LIMIT:
             self.diagnostics.error(
                 "bad-number", f"<{el.tag}> {name}={value} is out of range", line=el.sourceline
@@ -249,12 +292,22 @@ class _Reader:
                     line=el.sourceline,
                 )
 
-    def _unknown_element(self, el, parent: str) -> None:
+    def _unknown_element(self, el, parent: str, holds: str | None = None) -> None:
+        """Warn of an element the format does not have inside ``parent``; where it
+        holds ``holds`` elements (tables, regions, cells), which the official tool
+        finds at any depth, start again reading them as it does (:class:`_Wrapped`)."""
         name = local_name(el.tag)
+        if holds is not None and next(el.iter(holds), None) is not None:
+            if self.at_any_depth:
+                return  # (its elements are read, and the document's warning says so)
+            raise _Wrapped(el, parent, holds)
+        if name and el.prefix:
+            name = f"{el.prefix}:{name}"
         if name and self._once(f"el:{parent}:{name}"):
             self.diagnostics.warning(
                 "unknown-element",
-                f"<{name}> inside <{parent}> is not part of the format; ignored",
+                f"<{name}> inside <{parent}> is not part of the format; ignored"
+                + (" (the official tool does not read prefixed elements either)" if el.prefix else ""),
                 line=el.sourceline,
             )
 
@@ -267,25 +320,65 @@ class _Reader:
                 f"root element is <{local_name(root.tag)}>, not <document>",
                 line=root.sourceline,
             )
+        said = len(self.diagnostics.items)
+        try:
+            doc = self._document(root)
+        except _Wrapped as wrapped:  # read again from the start, each element wherever it is
+            del self.diagnostics.items[said:]
+            self._said.clear()
+            self.lines = LazySourceLines()
+            self.at_any_depth = True
+            self.diagnostics.warning(
+                "wrapped-element",
+                f"<{local_name(wrapped.element.tag)}> inside <{wrapped.parent}> holds <{wrapped.holds}> elements: "
+                "tables, regions and cells are read wherever they are, as the official tool finds them",
+                line=wrapped.element.sourceline,
+            )
+            doc = self._document(root)
+        self._spaced_numbers(root)
+        self.diagnostics.source_lines = self.lines
+        return doc
+
+    def _spaced_numbers(self, root) -> None:
+        """Spaces around a page, index or increment (``start-col=" 1"``): Python's int()
+        and the schema's integers take them, the official tool (Java's Integer.parseInt)
+        fails on them. Found among the document's parsed spellings (``self.ints``), and
+        only then looked for, each with its line."""
+        if not self.spaced_numbers and all(text == text.strip() for text in self.ints if text.__class__ is str):
+            return
+        for element in root.iter("region", "cell"):
+            for name in _SPACED_NUMBER_ATTRIBUTES:
+                value = element.get(name)
+                if value is not None and value != value.strip() and value.strip():
+                    self.diagnostics.error(
+                        "index-spaces", f"<{element.tag}> {name}={value!r}: spaces around the number, read as "
+                        f"{value.strip()}; the official ICDAR 2013 tool fails on it", line=element.sourceline)
+
+    def _document(self, root) -> Document:
         doc = Document(filename=root.get("filename"))
         if doc.filename is None:
             self.diagnostics.warning("missing-attribute", "<document> has no filename", line=root.sourceline)
+        if self.at_any_depth:
+            doc.tables = [self.table(el, index) for index, el in enumerate(root.iter("table"))]
+            return doc
         for index, el in enumerate(root):
-            if local_name(el.tag) == "table":
+            if el.tag == "table":
                 doc.tables.append(self.table(el, index))
             else:
-                self._unknown_element(el, "document")
-        self.diagnostics.source_lines = self.lines
+                self._unknown_element(el, "document", "table")
         return doc
 
     def table(self, el, index: int) -> Table:
         table_id = self._int(el, "id", default=None, required=True)
         table = Table(id=index if table_id is None else table_id)
+        if self.at_any_depth:
+            table.regions = [self.region(child, position) for position, child in enumerate(el.iter("region"))]
+            return table
         for position, child in enumerate(el):
-            if local_name(child.tag) == "region":
+            if child.tag == "region":
                 table.regions.append(self.region(child, position))
             else:
-                self._unknown_element(child, "table")
+                self._unknown_element(child, "table", "region")
         return table
 
     def region(self, el, index: int) -> Region:
@@ -294,15 +387,18 @@ class _Reader:
         if el.get("page") is None:
             if self._once("no-page"):
                 self.diagnostics.info(
-                    "missing-attribute", "<region> has no page; read as page 1", line=el.sourceline
+                    "no-page", "<region> has no page; read as page 1 (the official ICDAR 2013 tool fails on it)",
+                    line=el.sourceline,
                 )
             page = 1
         else:
-            page = self._int(el, "page", default=1)
+            page = self._int(el, "page", default=1, signed=True)
             page = 1 if page is None else page
-            if page < 1:
-                self.diagnostics.error("bad-number", "<region> page must be 1 or more; read as 1", line=el.sourceline)
-                page = 1
+            if page < 1 and self._once("page-below-one"):
+                self.diagnostics.warning(
+                    "page-below-one", f"<region> page={page}: ICDAR 2013 numbers pages from 1; kept as page {page}, "
+                    "as the official structure tool keeps it (its tables pair only with tables on that page); the "
+                    "official region tool fails on it", line=el.sourceline)
         region = Region(
             id=index if region_id is None else region_id,
             page=page,
@@ -310,7 +406,7 @@ class _Reader:
             col_increment=self._int(el, "col-increment", default=0, signed=True) or 0,
         )
         self.lines[id(region)] = el.sourceline
-        cells = self.plain_cells(el)
+        cells = None if self.at_any_depth else self.plain_cells(el)
         if cells is not None:
             region.cells = cells
             self.lines.later(cells, lambda: list(el))
@@ -324,6 +420,8 @@ class _Reader:
                     if instruction:
                         region.instructions += (instruction,)
             elif name == "cell":
+                if self.at_any_depth:
+                    continue  # (read below, with those at any depth)
                 cell = self.cell(child)
                 if cell is not None:
                     region.cells.append(cell)
@@ -331,7 +429,13 @@ class _Reader:
             elif name == "bounding-box":
                 region.bbox = self._box(child)
             else:
-                self._unknown_element(child, "region")
+                self._unknown_element(child, "region", "cell")
+        if self.at_any_depth:
+            for child in el.iter("cell"):
+                cell = self.cell(child)
+                if cell is not None:
+                    region.cells.append(cell)
+                    elements.append(child)
         self.lines.later(region.cells, elements)
         return region
 
@@ -344,8 +448,8 @@ class _Reader:
             return self._cell_attribute_by_attribute(el)
         grid_values, id_at, type_at = layout
         values = el.values()
-        try:
-            start_row, start_col, end_row, end_col = grid = tuple(map(int, grid_values(values)))
+        try:  # (the document's parsed spellings: read_spaced_numbers looks at them)
+            start_row, start_col, end_row, end_col = grid = tuple(map(self.ints.__getitem__, grid_values(values)))
             cell_id = None if id_at is None else int(values[id_at])
         except ValueError:
             return self._cell_attribute_by_attribute(el)
@@ -414,11 +518,12 @@ class _Reader:
         get = el.get
         if not _CELL_ATTRIBUTES.issuperset(el.keys()):
             self._unknown_attributes(el, _CELL_ATTRIBUTES)
+        ints = self.ints
         try:  # ends left out, or unknown attributes; anything unusual takes the careful path
-            start_row, start_col = int(get("start-row")), int(get("start-col"))
+            start_row, start_col = ints[get("start-row")], ints[get("start-col")]
             end_row, end_col = get("end-row"), get("end-col")
-            end_row = start_row if end_row is None else int(end_row)
-            end_col = start_col if end_col is None else int(end_col)
+            end_row = start_row if end_row is None else ints[end_row]
+            end_col = start_col if end_col is None else ints[end_col]
             cell_id = get("id")
             cell_id = None if cell_id is None else int(cell_id)
             fast = -_INT_LIMIT <= min(start_row, start_col, end_row, end_col) and max(
@@ -452,28 +557,50 @@ class _Reader:
         return self._cell_children(el, cell)
 
     def _cell_children(self, el, cell: Cell) -> Cell:
+        outside = el.text  # text before the first child: layout, unless it is more than spaces
         if len(el) == 1:  # the common case: <content> alone
             child = el[0]
-            if child.tag == "content":
+            tail = child.tail
+            if child.tag == "content" and (outside is None or _layout(outside)) and (tail is None or _layout(tail)):
                 text = child.text if len(child) == 0 else "".join(child.itertext())
                 cell.content = text if text else None
                 return cell
         has_content = False
+        text_outside = outside is not None and not (outside.isspace() and outside.isascii())
         for child in el:
             name = child.tag
+            tail = child.tail
+            if tail is not None and not (tail.isspace() and tail.isascii()):  # (_layout, inlined: every cell)
+                text_outside = True
             if name == "instruction":
                 if self.keep_instructions:
                     instruction = self._instruction(child)
                     if instruction:
                         cell.instructions += (instruction,)
             elif name == "content":
-                has_content = True
                 text = child.text if len(child) == 0 else "".join(child.itertext())
+                if has_content:  # the official tool takes a cell's text whole: both
+                    if self._once("content-repeated"):
+                        self.diagnostics.warning(
+                            "content-repeated", "cell has several <content> elements; their texts are joined, "
+                            "as the official tool joins them", line=child.sourceline)
+                    text = (cell.content or "") + (text or "")
+                has_content = True
                 cell.content = text if text else None
             elif name == "bounding-box":
                 cell.bbox = self._box(child)
             else:
+                if not text_outside and any(t.strip(_XML_SPACE) for t in child.itertext()):
+                    text_outside = True
                 self._unknown_element(child, "cell")
+        if text_outside:
+            text = "".join(el.itertext()).strip(_XML_SPACE)
+            if self._once("text-outside-content"):
+                self.diagnostics.warning(
+                    "text-outside-content", f"cell text outside <content> ({text[:40]!r}): read as the cell's "
+                    "text, as the official tool reads all the text of a cell", line=el.sourceline)
+            cell.content = text or None
+            return cell
         if not has_content and self._once("no-content"):
             self.diagnostics.warning(
                 "missing-content", "cell has no <content>; read as unknown content", line=el.sourceline
@@ -481,8 +608,31 @@ class _Reader:
         return cell
 
 
+_DEFAULT_NAMESPACE = re.compile(rb"xmlns[ \t\r\n]*=")
+
+
+def _without_default_namespace(data: bytes, root, diagnostics: Diagnostics) -> None:
+    """Elements in a default namespace named as the official tool names them: by
+    their names alone (elements with a prefix keep theirs; it finds none of them)."""
+    if not _DEFAULT_NAMESPACE.search(data):  # (the usual file: declares none, or only xsi's prefix)
+        return
+    found: dict[str, int] = {}
+    for el in root.iter("{*}*"):
+        tag = el.tag
+        if tag[0] == "{" and el.prefix is None:
+            namespace, _, el.tag = tag[1:].partition("}")
+            found.setdefault(namespace, el.sourceline)
+    if found:
+        etree.cleanup_namespaces(root)
+        namespace, line = next(iter(found.items()))
+        diagnostics.warning("xml-namespace", f"elements in the namespace {namespace!r} (declared as the default): "
+                            "read by their names, as the official tool reads them (the format has no namespace)",
+                            line=line)
+
+
 def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Document:
     root = parse_xml(data, diagnostics)
+    _without_default_namespace(data, root, diagnostics)
     doc = _Reader(diagnostics, options).document(root)
     if options.box_frame == "image":  # (a tool wrote pixels, origin top-left, where the format wants points)
         for table in doc.tables:
@@ -619,21 +769,15 @@ def validate(data: bytes, diagnostics: Diagnostics, model: str | None = None) ->
     from ..validation import validate_xml
 
     root = parse_xml(data, diagnostics)
+    _without_default_namespace(data, root, Diagnostics())  # (the reader says it)
     if model is None:
         model = "structure" if next(root.iter("cell"), None) is not None else "region"
     diagnostics.extend(validate_xml(root, model, diagnostics.file))
-    # Spaces around a number: the schema's integers and Python's int() take " 1", the
-    # official tool (Java's Integer.parseInt) stops on it.
-    for element in root.iter("{*}table", "{*}region", "{*}cell"):
-        for name in _SPACED_NUMBER_ATTRIBUTES:
-            value = element.get(name)
-            if value is not None and value != value.strip() and value.strip():
-                diagnostics.error("index-spaces", f"<{local_name(element.tag)}> {name}={value!r}: spaces around the "
-                                                  "number, on which the official ICDAR 2013 tool fails",
-                                  line=element.sourceline)
 
 
-_SPACED_NUMBER_ATTRIBUTES = ("id", "page", "start-row", "end-row", "start-col", "end-col", "row-increment",
+# The numbers the official tool parses as integers (ids it never reads; coordinates it
+# parses with Float.parseFloat, which takes spaces).
+_SPACED_NUMBER_ATTRIBUTES = ("page", "start-row", "end-row", "start-col", "end-col", "row-increment",
                              "col-increment")
 
 

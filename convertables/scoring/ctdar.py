@@ -213,25 +213,58 @@ class Counts:
         return {"gt": self.gt, "correct": self.correct, "detected": self.detected}
 
 
-def track_a(gt: Document, result: Document, matching: str = "greedy") -> dict[float, Counts]:
+def table_matches(gt: Document, result: Document,
+                  matching: str = "greedy") -> tuple[Overlaps, dict[float, dict[int, int]]]:
+    """Track A: the tables' IoUs, and at each threshold the matches (ground-truth index -> result index)."""
     iou = iou_matrix([_table_outline(t) for t in gt.tables], [_table_outline(t) for t in result.tables],
                      min(THRESHOLDS))
-    out = {}
-    for t in THRESHOLDS:
-        pairs = _optimal(iou, t) if matching == "optimal" else _first_fit(iou, t, one_to_one=True)
-        out[t] = Counts(len(pairs), len(gt.tables), len(result.tables))
-    return out
+    return iou, {t: _optimal(iou, t) if matching == "optimal" else _first_fit(iou, t, one_to_one=True)
+                 for t in THRESHOLDS}
+
+
+def track_a(gt: Document, result: Document, matching: str = "greedy") -> dict[float, Counts]:
+    _, matches = table_matches(gt, result, matching)
+    return {t: Counts(len(pairs), len(gt.tables), len(result.tables)) for t, pairs in matches.items()}
+
+
+@dataclass
+class TrackBTables:
+    """Track B's view of a document pair: each table's cells and relations, the
+    tables' IoUs and the pairs of tables (ground-truth index -> result index)."""
+
+    gt_cells: list[list[Cell]]
+    res_cells: list[list[Cell]]
+    gt_rel: list[set[tuple[int, int, str]]]
+    res_rel: list[set[tuple[int, int, str]]]
+    table_iou: Overlaps
+    pairs: dict[int, int]
+
+    @classmethod
+    def of(cls, gt: Document, result: Document, matching: str = "greedy", compat: bool = False) -> "TrackBTables":
+        gt_cells = [t.cells() for t in gt.tables]
+        res_cells = [t.cells() for t in result.tables]
+        table_iou = iou_matrix([_table_outline(t) for t in gt.tables], [_table_outline(t) for t in result.tables],
+                               TABLE_PAIRING_IOU)
+        return cls(gt_cells, res_cells, [cell_relations(c) for c in gt_cells], [cell_relations(c) for c in res_cells],
+                   table_iou, _pair_tables(table_iou, matching, compat))
+
+    def cell_mappings(self, g: int, r: int, matching: str) -> tuple[Overlaps, dict[float, dict[int, int]]]:
+        """The cells' IoUs in a pair of tables, and at each threshold each
+        ground-truth cell's result cell (first-fit, or optimal)."""
+        cell_iou = iou_matrix([c.bbox for c in self.gt_cells[g]], [c.bbox for c in self.res_cells[r]],
+                              min(THRESHOLDS))
+        return cell_iou, {t: _optimal(cell_iou, t) if matching == "optimal" else _first_fit(cell_iou, t, False)
+                          for t in THRESHOLDS}
+
+    def mapped(self, g: int, mapping: dict[int, int]) -> set[tuple[int, int, str]]:
+        """The ground-truth table's relations, their cells mapped (those whose two cells are)."""
+        return {(mapping[a], mapping[b], d) for a, b, d in self.gt_rel[g] if a in mapping and b in mapping}
 
 
 def track_b(gt: Document, result: Document, matching: str = "greedy", compat: bool = False):
     """Counts per threshold, and per-table records."""
-    gt_cells = [t.cells() for t in gt.tables]
-    res_cells = [t.cells() for t in result.tables]
-    gt_rel = [cell_relations(c) for c in gt_cells]
-    res_rel = [cell_relations(c) for c in res_cells]
-    table_iou = iou_matrix([_table_outline(t) for t in gt.tables], [_table_outline(t) for t in result.tables],
-                           TABLE_PAIRING_IOU)
-    pairs = _pair_tables(table_iou, matching, compat)
+    tables = TrackBTables.of(gt, result, matching, compat)
+    gt_rel, res_rel, table_iou, pairs = tables.gt_rel, tables.res_rel, tables.table_iou, tables.pairs
     out = {t: Counts(gt=sum(map(len, gt_rel)), detected=sum(map(len, res_rel))) for t in THRESHOLDS}
     records = []
     for g, table in enumerate(gt.tables):
@@ -240,11 +273,8 @@ def track_b(gt: Document, result: Document, matching: str = "greedy", compat: bo
                   "table_iou": None if r is None else table_iou.get(g, r), "gt": len(gt_rel[g]),
                   "detected": 0 if r is None else len(res_rel[r]), "correct": {}}
         if r is not None:
-            cell_iou = iou_matrix([c.bbox for c in gt_cells[g]], [c.bbox for c in res_cells[r]], min(THRESHOLDS))
-            for t in THRESHOLDS:
-                mapping = _optimal(cell_iou, t) if matching == "optimal" else _first_fit(cell_iou, t, False)
-                mapped = {(mapping[a], mapping[b], d) for a, b, d in gt_rel[g] if a in mapping and b in mapping}
-                correct = len(res_rel[r] & mapped)
+            for t, mapping in tables.cell_mappings(g, r, matching)[1].items():
+                correct = len(res_rel[r] & tables.mapped(g, mapping))
                 out[t].correct += correct
                 record["correct"][str(t)] = correct
         records.append(record)
@@ -332,7 +362,7 @@ class CtdarMetric(Metric):
         return sum(t * f for t, f in zip(THRESHOLDS, f1s)) / math.fsum(THRESHOLDS)
 
     def aggregate(self, records: list[dict], settings: ScoreSettings) -> dict:
-        counted = list(records)
+        counted = records
         if settings.compat:
             # The tool drops every other ground truth that has no result file.
             missing = sorted((r for r in records if r.get("missing_result")), key=lambda r: r["gt_file"])
@@ -344,6 +374,113 @@ class CtdarMetric(Metric):
             sums = {k: sum(r["iou"][key][k] for r in counted) for k in ("gt", "correct", "detected")}
             per_t[key] = {**sums, **scores(**sums)}
         return {"total": {"wavg_f1": self._wavg(per_t), "iou": per_t, "documents": len(counted)}}
+
+    def explain(self, gt: Document, result: Document | None, settings: ScoreSettings, record: dict | None = None,
+                gt_file: Path | None = None) -> dict:
+        """Track A: the tables' outlines on their pages, matched or not at each
+        threshold, and each pair's IoU. Track B: each pair of tables as grids,
+        each relation found at each threshold or not, each cell's partner and
+        their IoU; the tables' outlines on their pages."""
+        from .explain import page_sizes, sketch_pages
+
+        result = result or Document()
+        if self.track == "A":
+            pairs, boxes = self._explain_a(gt, result, settings)
+        else:
+            pairs, boxes = self._explain_b(gt, result, settings)
+        sizes = page_sizes(gt)
+        return {"kind": "relations" if self.track == "B" else "tables", "levels": [str(t) for t in THRESHOLDS],
+                "pairs": pairs, "pages": sketch_pages(boxes, sizes), "notes": []}
+
+    def _explain_a(self, gt: Document, result: Document, settings: ScoreSettings) -> tuple[list, list]:
+        from .explain import table_grid
+
+        iou, matches = table_matches(gt, result, settings.matching)
+        lowest = matches[THRESHOLDS[0]]
+        matched_results = {t: set(m.values()) for t, m in matches.items()}
+        pairs, boxes = [], []
+        for g, table in enumerate(gt.tables):
+            r = lowest.get(g)
+            matched = [str(t) for t, m in matches.items() if g in m]
+            scores = {"table_iou": None if r is None else round(iou.get(g, r), 4),
+                      "matched at IoU": ", ".join(matched) or "none"}
+            pairs.append({"gt": table_grid(table), "result": table_grid(result.tables[r]) if r is not None else None,
+                          "scores": scores, "counted": True})
+            outline = _table_outline(table)
+            if outline is not None and table.regions:
+                boxes.append((table.regions[0].page, outline, "gt", f"ground truth {table.id}",
+                              "".join("A" if g in matches[t] else "N" for t in THRESHOLDS)))
+        for r, table in enumerate(result.tables):
+            if r not in lowest.values():
+                pairs.append({"gt": None, "result": table_grid(table), "scores": {}, "counted": True})
+            outline = _table_outline(table)
+            if outline is not None and table.regions:
+                boxes.append((table.regions[0].page, outline, "result", f"result {table.id}",
+                              "".join("A" if r in matched_results[t] else "N" for t in THRESHOLDS)))
+        return pairs, boxes
+
+    def _explain_b(self, gt: Document, result: Document, settings: ScoreSettings) -> tuple[list, list]:
+        from .explain import table_grid, with_relations
+
+        tables = TrackBTables.of(gt, result, settings.matching, settings.compat)
+        levels = len(THRESHOLDS)
+
+        def grid(table: Table, relations: list, masks: list[int], partners: list | None) -> dict:
+            shown = with_relations(table_grid(table), [(a, b, d, None) for a, b, d in relations], masks, levels)
+            shown["partners"] = partners or [[[-1, 0.0]] * levels for _ in shown["cells"]]
+            return shown
+
+        pairs, boxes = [], []
+        for g, table in enumerate(gt.tables):
+            r = tables.pairs.get(g)
+            gt_relations = sorted(tables.gt_rel[g])
+            scores = {"gt_table": table.id, "result_table": None, "table_iou": None, "gt": len(gt_relations),
+                      "detected": 0}
+            if r is None:
+                pairs.append({"gt": grid(table, gt_relations, [0] * len(gt_relations), None), "result": None,
+                              "scores": scores, "counted": True})
+            else:
+                res_relations = sorted(tables.res_rel[r])
+                cell_iou, mappings = tables.cell_mappings(g, r, settings.matching)
+                gt_masks, res_masks = [0] * len(gt_relations), [0] * len(res_relations)
+                gt_partners = [[[-1, 0.0]] * levels for _ in tables.gt_cells[g]]
+                res_partners = [[[-1, 0.0]] * levels for _ in tables.res_cells[r]]
+                for level, t in enumerate(THRESHOLDS):
+                    mapping = mappings[t]
+                    mapped = tables.mapped(g, mapping)
+                    for k, (a, b, d) in enumerate(gt_relations):
+                        if a in mapping and b in mapping and (mapping[a], mapping[b], d) in tables.res_rel[r]:
+                            gt_masks[k] |= 1 << level
+                    for k, relation in enumerate(res_relations):
+                        if relation in mapped:
+                            res_masks[k] |= 1 << level
+                    for a, b in sorted(mapping.items()):
+                        partner = [b, round(cell_iou.get(a, b), 4)]
+                        gt_partners[a] = [*gt_partners[a][:level], partner, *gt_partners[a][level + 1:]]
+                        if res_partners[b][level][0] < 0:  # (first-fit maps several to one: the first is named)
+                            res_partners[b] = [*res_partners[b][:level], [a, partner[1]], *res_partners[b][level + 1:]]
+                    scores[f"correct@{t}"] = sum(1 for m in res_masks if m >> level & 1)
+                scores.update(result_table=result.tables[r].id, table_iou=round(tables.table_iou.get(g, r), 4),
+                              detected=len(res_relations))
+                pairs.append({"gt": grid(table, gt_relations, gt_masks, gt_partners),
+                              "result": grid(result.tables[r], res_relations, res_masks, res_partners),
+                              "scores": scores, "counted": True})
+            outline = _table_outline(table)
+            if outline is not None and table.regions:
+                boxes.append((table.regions[0].page, outline, "gt", f"ground truth {table.id}",
+                              ("N" if r is None else "A") * levels))
+        paired = set(tables.pairs.values())
+        for r, table in enumerate(result.tables):
+            if r not in paired:
+                res_relations = sorted(tables.res_rel[r])
+                pairs.append({"gt": None, "result": grid(table, res_relations, [0] * len(res_relations), None),
+                              "scores": {"gt_table": None, "result_table": table.id, "detected": len(res_relations)},
+                              "counted": True})
+            outline = _table_outline(table)
+            if outline is not None and table.regions:
+                boxes.append((table.regions[0].page, outline, "result", f"result {table.id}",
+                              ("A" if r in paired else "N") * levels))
+        return pairs, boxes
 
     def summary(self, report: Mapping) -> Summary:
         return ctdar_summary(report)

@@ -223,6 +223,63 @@ class MarmotMetric(RegionMetric):
         scored.update(revised(scored))
         return scored
 
+    def explain(self, gt: Document, result: Document | None, settings: ScoreSettings, record: dict | None = None,
+                gt_file: Path | None = None) -> dict:
+        """The tables on their pages with their error types and scores
+        (acceptable, not, missed or fake), and the items: shared, missed, foreign."""
+        from ..model import BBox, Frame
+        from .explain import sketch_pages
+        from .region import MAX_SKETCHED_ITEMS
+
+        result = result or Document()
+        pages = self._pages(gt, gt_file, settings)
+        scored = score_document(gt, result, pages, load_penalties(settings.penalties))
+        gt_outcome, result_outcome = {}, {}
+        for entry in scored["tables"]:
+            # missed and fake tables are marked so, however small (acceptable) a fake one's score
+            outcome = "N" if entry["result_table"] is None or entry["gt_table"] is None else \
+                "A" if entry["acceptable"] else "S"
+            key = entry["page"]
+            if entry["gt_table"] is not None:
+                gt_outcome[(key, entry["gt_table"])] = (outcome, entry)
+            if entry["result_table"] is not None:
+                known = result_outcome.get((key, entry["result_table"]))
+                if known is None or "ASN".index(outcome) < "ASN".index(known[0]):
+                    result_outcome[(key, entry["result_table"])] = (outcome, entry)
+        boxes, in_gt, in_result = [], {}, {}
+        for doc, side, outcomes, masks in ((gt, "gt", gt_outcome, in_gt),
+                                           (result, "result", result_outcome, in_result)):
+            for table in doc.tables:
+                for region in table.regions:
+                    box = region_box(region)
+                    if box is None:
+                        continue
+                    outcome, entry = outcomes.get((region.page, table.id), ("N", None))
+                    what = ", ".join(entry["errors"]) or "no error" if entry else "no record"
+                    score = f", score {entry['score']:.3f}" if entry else ""
+                    boxes.append((region.page, box, side, f"{'ground truth' if side == 'gt' else 'result'} "
+                                  f"{table.id}: {what}{score}", outcome))
+                    page = pages.get(region.page)
+                    if page is not None:
+                        inside = page.inside(box)
+                        masks[region.page] = masks[region.page] | inside if region.page in masks else inside
+        frame = next((b[1].frame for b in boxes), Frame.PDF)
+        items = {}
+        for number in sorted({*in_gt, *in_result}):
+            g, r = in_gt.get(number), in_result.get(number)
+            claimed = g | r if g is not None and r is not None else (g if g is not None else r)
+            kinds = []
+            for k in claimed.nonzero()[0][:MAX_SKETCHED_ITEMS]:
+                x1, y1, x2, y2 = pages[number].boxes[k]
+                in_g, in_r = g is not None and bool(g[k]), r is not None and bool(r[k])
+                kinds.append((BBox(float(x1), float(y1), float(x2), float(y2), frame),
+                              "A" if in_g and in_r else "N" if in_g else "F"))
+            items[number] = kinds
+        pairs = [{"gt": None, "result": None, "scores": {**e, "errors": ", ".join(e["errors"]) or "none"},
+                  "counted": True} for e in scored["tables"]]
+        return {"kind": "regions", "levels": [], "pairs": pairs,
+                "pages": sketch_pages(boxes, self._page_sizes(gt, gt_file, settings), items), "notes": []}
+
     def aggregate(self, records: list[dict], settings: ScoreSettings) -> dict:
         counts = {k: sum(r[k] for r in records) for k in ("nr", "nm", "na", "nfa", "nfu")}
         types: dict[str, int] = {}

@@ -11,10 +11,11 @@ the chosen metric does not declare is refused, naming the metrics that take it.
 from __future__ import annotations
 
 import importlib
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
-from ..diagnostics import UsageError
+from ..diagnostics import Diagnostic, Severity, UsageError
 from ..options import DeclaredSettings, Option
 
 if TYPE_CHECKING:
@@ -90,8 +91,17 @@ class Metric:
               unreadable: bool = False, gt_file: Path | None = None) -> dict | None:
         """One document's record (JSON-ready, with ``f1``); ``result`` None where
         there is none (``unreadable``: it could not be read). None: the document
-        is left out (compat modes)."""
+        is left out (compat modes). What the metric finds to say about the
+        document (where it cannot give the official tool's figures) it may put
+        under ``findings``, a list of :class:`Diagnostic` the runner takes out."""
         raise NotImplementedError
+
+    def reading_findings(self, findings: list[Diagnostic], settings: ScoreSettings) -> list[Diagnostic]:
+        """Of what the readers found in a document's files, what its report says:
+        warnings and errors (an error makes the run's exit code 1). A metric
+        leaves out what does not touch its figures, and raises what makes them
+        differ from the official tool's to an error."""
+        return [d for d in findings if d.severity is not Severity.INFO]
 
     def aggregate(self, records: list[dict], settings: ScoreSettings) -> dict:
         """``total`` (and ``document_mean`` where the metric has one) from the records counted."""
@@ -106,6 +116,26 @@ class Metric:
     def csv_rows(self, report: Mapping) -> Iterator[list]:
         """The per-document CSV: its header, then a row a document."""
         raise NotImplementedError
+
+    def explain(self, gt: Document, result: Document | None, settings: ScoreSettings, record: dict | None = None,
+                gt_file: Path | None = None) -> dict:
+        """What it found in one document, cell by cell, for the HTML report
+        (JSON-ready; :mod:`convertables.scoring.explain` describes the dict);
+        ``record`` is the document's record as :meth:`score` made it. By
+        default the tables side by side, paired as the record's ``tables``
+        entries name them (``gt_table``, ``result_table``), with each entry's
+        figures and no cell outcomes."""
+        from .explain import default_explain
+
+        return default_explain(gt, result, record)
+
+
+def page_needed(findings: list[Diagnostic], drop: tuple[str, ...] = ()) -> list[Diagnostic]:
+    """Reading findings for a metric whose official tool reads every region's page
+    (the ICDAR 2013 tool's): a region without one, read as page 1, is an error
+    (the tool fails on it); infos and the codes in ``drop`` are left out."""
+    return [replace(d, severity=Severity.ERROR) if d.code == "no-page" else d for d in findings
+            if d.code == "no-page" or (d.severity is not Severity.INFO and d.code not in drop)]
 
 
 _METRICS: dict[str, Metric] | None = None

@@ -37,9 +37,9 @@ from typing import Iterator, Mapping
 
 from ..diagnostics import Diagnostic, InputError, Severity, UsageError
 from ..geometry import envelope
-from ..model import BBox, Document, Region
+from ..model import BBox, Document, Frame, Region
 from .precision_recall import document_mean, scores
-from .metric import PDF_DIR, Metric, ScoreSettings
+from .metric import PDF_DIR, Metric, ScoreSettings, page_needed
 from .report import Summary, count_csv_rows, structure_summary
 
 
@@ -49,14 +49,17 @@ class PageItems:
 
     centres: np.ndarray  # shape (n, 2)
     boxes: np.ndarray    # shape (n, 4): x1, y1, x2, y2
+    size: tuple[float, float] | None = None
+    """The page's width and height in points, where known."""
 
     @classmethod
-    def from_boxes(cls, boxes: list[tuple[float, float, float, float]]) -> "PageItems":
+    def from_boxes(cls, boxes: list[tuple[float, float, float, float]],
+                   size: tuple[float, float] | None = None) -> "PageItems":
         import numpy as np
 
         array = np.array(boxes, dtype=float).reshape(-1, 4)
         centres = np.column_stack(((array[:, 0] + array[:, 2]) / 2, (array[:, 1] + array[:, 3]) / 2))
-        return cls(centres, array)
+        return cls(centres, array, size)
 
     def inside(self, box: BBox) -> np.ndarray:
         c = self.centres
@@ -106,6 +109,63 @@ def _locate(doc: Document, pages: dict[int, PageItems]) -> tuple[list[_Located],
                 notes.append(f"table {table.id}, region {region.id}: no items inside")
             out.append(located)
     return out, notes
+
+
+def _page_findings(doc: Document, pages: dict[int, PageItems], whose: str, file: str | None) -> list[Diagnostic]:
+    """Regions on pages the PDF does not have, on which the official tool fails (an
+    error); for a result, boxes that lie mostly off their pages (a warning)."""
+    found = []
+    off = placed = 0
+    missing = []
+    for table in doc.tables:
+        for region in table.regions:
+            page = pages.get(region.page)
+            if page is None:
+                missing.append((table.id, region.id, region.page))
+                continue
+            box = region_box(region)
+            if box is None or page.size is None:
+                continue
+            placed += 1
+            off += _mostly_off(box, page.size)
+    if missing:
+        table_id, region_id, number = missing[0]
+        found.append(Diagnostic(
+            "page-missing", Severity.ERROR, f"{len(missing)} {whose} region(s) on pages the PDF does not have (the "
+            f"first: table {table_id}, region {region_id}, on page {number}; the PDF has pages 1 to {len(pages)}): "
+            "they hold no items here; the official tool fails on them", file))
+    if off and off * 2 > placed and whose == "result":
+        found.append(Diagnostic(
+            "boxes-off-page", Severity.WARNING, f"{off} of the result's {placed} region boxes lie mostly off their "
+            "pages: they hold few items or none", file,
+            hint="boxes in another frame? ICDAR 2013 wants PDF points, origin bottom-left (convertables check "
+                 "--pdf-dir says more)"))
+    return found
+
+
+def _mostly_off(box: BBox, size: tuple[float, float]) -> bool:
+    """Whether less than half of the box lies on the page (for a box without area: its centre off it)."""
+    width, height = size
+    area = _area((box.x1, box.y1, box.x2, box.y2))
+    inside = _area((max(box.x1, 0.0), max(box.y1, 0.0), min(box.x2, width), min(box.y2, height)))
+    if area > 0:
+        return inside * 2 < area
+    x, y = (box.x1 + box.x2) / 2, (box.y1 + box.y2) / 2
+    return not (0 <= x <= width and 0 <= y <= height)
+
+
+def _boxes_from_cells(doc: Document) -> list[Diagnostic]:
+    """Result regions without a box of their own (a structure file as a region result)."""
+    taken = [(table.id, region.id) for table in doc.tables for region in table.regions
+             if region.bbox is None and any(c.bbox is not None for c in region.cells)]
+    if not taken:
+        return []
+    table_id, region_id = taken[0]
+    return [Diagnostic(
+        "region-box-from-cells", Severity.WARNING, f"{len(taken)} result region(s) (the first: table {table_id}, "
+        f"region {region_id}) have no box of their own: each is scored with the envelope of its cells' boxes, where "
+        "the official tool takes its first cell's box", None,
+        hint="write the region model: convertables convert FILE --to icdar --model region -o FILE-reg-result.xml")]
 
 
 def _area(box) -> float:
@@ -180,6 +240,15 @@ def score_document(gt: Document, result: Document, pages: dict[int, PageItems], 
     }
 
 
+MAX_SKETCHED_ITEMS = 20_000
+"""At most this many items of a page are drawn in the HTML report."""
+
+
+def _flag(masks: dict, page: int, k: int) -> bool:
+    mask = masks.get(page)
+    return mask is not None and bool(mask[k])
+
+
 # -- the metric, as the runner calls it ----------------------------------------------------------
 
 class RegionMetric(Metric):
@@ -217,7 +286,9 @@ class RegionMetric(Metric):
 
         with_items = {p.number: p for p in gt.pages if p.items}
         if with_items:
-            return {n: PageItems.from_boxes([(i.bbox.x1, i.bbox.y1, i.bbox.x2, i.bbox.y2) for i in p.items])
+            return {n: PageItems.from_boxes([(i.bbox.x1, i.bbox.y1, i.bbox.x2, i.bbox.y2) for i in p.items],
+                                            (p.width, p.height) if p.width and p.height and p.frame is Frame.PDF
+                                            else None)
                     for n, p in with_items.items()}
         if settings.pdf_dir is None:
             raise UsageError("the region metric needs the PDFs: pass --pdf-dir (Marmot input needs none)")
@@ -226,7 +297,7 @@ class RegionMetric(Metric):
             raise InputError(Diagnostic("pdf-missing", Severity.ERROR,
                                         f"no PDF for this document in {settings.pdf_dir}", str(gt_file)))
         pages = read_pdf(pdf)
-        return {n: PageItems.from_boxes([(c.x0, c.y0, c.x1, c.y1) for c in chars])
+        return {n: PageItems.from_boxes([(c.x0, c.y0, c.x1, c.y1) for c in chars], pages.sizes[n - 1])
                 for n, chars in pages.chars.items()}
 
     def score(self, gt: Document, result: Document | None, settings: ScoreSettings,
@@ -234,7 +305,80 @@ class RegionMetric(Metric):
         pages = self._pages(gt, gt_file, settings)
         scored = score_document(gt, result or Document(), pages, settings.variant or "chars")
         scored["tables"] = scored.pop("regions")
+        scored["findings"] = _page_findings(gt, pages, "ground-truth", str(gt_file) if gt_file else None)
+        if result is not None:  # (the result's file is the document's: the runner names it)
+            scored["findings"] += [*_page_findings(result, pages, "result", None), *_boxes_from_cells(result)]
         return scored
+
+    def reading_findings(self, findings: list[Diagnostic], settings: ScoreSettings) -> list[Diagnostic]:
+        """A region without a page, on which the official tool fails, is an error; one on
+        page 0 or less is the metric's own error (the PDF has no such page)."""
+        return page_needed(findings, drop=("page-below-one",))
+
+    def _page_sizes(self, gt: Document, gt_file: Path | None, settings: ScoreSettings) -> dict:
+        """The pages' sizes: the document's own, or its PDF's (read once: :func:`..pdf.read_pdf` keeps it)."""
+        from .explain import page_sizes
+
+        sizes = page_sizes(gt)
+        if sizes or settings.pdf_dir is None or gt_file is None:
+            return sizes
+        from ..pdf import read_pdf
+        from .pairing import find_pdf
+
+        pdf = find_pdf(gt_file, gt.filename, Path(settings.pdf_dir))
+        return {n: size for n, size in enumerate(read_pdf(pdf).sizes, 1)} if pdf else {}
+
+    def explain(self, gt: Document, result: Document | None, settings: ScoreSettings, record: dict | None = None,
+                gt_file: Path | None = None) -> dict:
+        """The regions on their pages, paired or not, complete and pure or not,
+        and the items: found (in a region and its partner), missed, false."""
+        from .explain import sketch_pages
+
+        result = result or Document()
+        pages = self._pages(gt, gt_file, settings)
+        scored = score_document(gt, result, pages, settings.variant or "chars")
+        gts, _ = _locate(gt, pages)
+        results, _ = _locate(result, pages)
+        by_gt = {(g.table_id, g.region_id): g for g in gts}
+        by_result = {(r.table_id, r.region_id): r for r in results}
+        boxes, pairs = [], []
+        in_gt, in_result, found = {}, {}, {}  # page -> item masks
+
+        def add(masks: dict, page: int, mask) -> None:
+            if len(mask):
+                masks[page] = masks[page] | mask if page in masks else mask
+
+        for entry in scored["regions"]:
+            g = by_gt.get((entry["gt_table"], entry["gt_region"]))
+            r = by_result.get((entry["result_table"], entry["result_region"]))
+            outcome = ("N" if g is None or r is None else "A" if entry["complete"] and entry["pure"] else "S")
+            if g is not None:
+                add(in_gt, g.page, g.items)
+                if g.box is not None:
+                    boxes.append((g.page, g.box, "gt", f"ground truth {g.table_id}.{g.region_id}: {g.count} items, "
+                                  f"{entry['correct_items']} found", outcome))
+            if r is not None:
+                add(in_result, r.page, r.items)
+                if r.box is not None:
+                    boxes.append((r.page, r.box, "result", f"result {r.table_id}.{r.region_id}: {r.count} items, "
+                                  f"{entry['correct_items']} right", outcome))
+            if g is not None and r is not None and len(g.items) == len(r.items):
+                add(found, g.page, g.items & r.items)
+            pairs.append({"gt": None, "result": None, "scores": dict(entry), "counted": True})
+        frame = next((b[1].frame for b in boxes), Frame.PDF)
+        items = {}
+        for number in sorted({*in_gt, *in_result}):
+            page, kinds = pages[number], []
+            claimed = in_gt[number] | in_result[number] if number in in_gt and number in in_result else \
+                in_gt.get(number, in_result.get(number))
+            for k in claimed.nonzero()[0][:MAX_SKETCHED_ITEMS]:
+                x1, y1, x2, y2 = page.boxes[k]
+                cls = "A" if _flag(found, number, k) else "N" if _flag(in_gt, number, k) else "F"
+                kinds.append((BBox(float(x1), float(y1), float(x2), float(y2), frame), cls))
+            items[number] = kinds
+        return {"kind": "regions", "levels": [], "pairs": pairs,
+                "pages": sketch_pages(boxes, self._page_sizes(gt, gt_file, settings), items),
+                "notes": scored["notes"]}
 
     def aggregate(self, records: list[dict], settings: ScoreSettings) -> dict:
         totals = {k: sum(r[k] for r in records) for k in ("gt", "correct", "detected")}

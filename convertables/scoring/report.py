@@ -8,9 +8,9 @@ import csv
 import io
 import json
 import sys
-from typing import Iterator, Mapping, NamedTuple
+from typing import Iterable, Iterator, Mapping, NamedTuple, TextIO
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, Severity
 
 _COUNT_KEYS = ("gt", "correct", "detected")
 
@@ -31,13 +31,19 @@ class ScoreReport(dict):
                  diagnostics: list[Diagnostic] = (), shard: dict | None = None,
                  error_lines: list[str] | None = None, workers: int | None = None):
         self.diagnostics: list[Diagnostic] = list(diagnostics)
-        """The documents' problems (unreadable files, tables too large...), one each, with their codes."""
+        """The documents' problems (unreadable files, tables too large, cells a reader left out...) and
+        warnings (what a reader read otherwise than the format says), with their codes; the errors are
+        the report's ``errors``, the warnings each document's ``warnings``."""
         self.workers = workers
         """How many processes scored (this one, or the workers started); said in the text report
         (not in the JSON's object, which is the same however the documents were spread)."""
+        self.details = None
+        """Where scoring was asked for them, each document's detail for the HTML report
+        (:class:`~convertables.scoring.explain.Details`; not in the JSON's object)."""
         super().__init__(metric=metric, **description, settings=settings, documents=documents, **aggregate,
                          unpaired={"gt": list(unpaired_gt), "result": list(unpaired_result)},
-                         errors=[d.format() for d in self.diagnostics] if error_lines is None else error_lines)
+                         errors=[d.format() for d in self.diagnostics if d.severity is Severity.ERROR]
+                         if error_lines is None else error_lines)
         if shard is not None:  # (a shard's: where its parts stand in the whole run, for merge-reports)
             self["shard"] = shard
 
@@ -55,7 +61,7 @@ class ScoreReport(dict):
 
     @property
     def errors(self) -> list[str]:
-        """The problems, a line each."""
+        """The problems, a line each (the errors: a run with any exits with 1)."""
         return self["errors"]
 
     def to_dict(self) -> dict:
@@ -65,6 +71,15 @@ class ScoreReport(dict):
     def to_json(self) -> str:
         return as_json(self)
 
+    def write_html(self, path, force: bool = False) -> None:
+        """Write the HTML report (docs/scoring.md, "The HTML report") to ``path``,
+        refusing to replace a file without ``force``; each document's cells are
+        drawn where the report has its :attr:`details` (``score(..., html=...)``
+        or ``explain=True``)."""
+        from ..htmlreport import write_html
+
+        write_html(self, path, force=force)
+
     def __reduce__(self):
         return (dict, (dict(self),))
 
@@ -72,16 +87,27 @@ class ScoreReport(dict):
 _SCORE_KEYS = ("precision", "recall", "f1")
 
 
-def summary_rows(report: Mapping) -> list[list[str]]:
-    """The rows of the summary table: one per document, then the aggregates."""
-    rows = []
-    for record in report["documents"]:
-        if not record.get("counted"):
-            rows.append([record["document"], "error" if "error" in record else "skipped", "", "", "", "", ""])
-        else:
-            rows.append([record["document"], *(str(record[k]) for k in _COUNT_KEYS),
-                         *(f"{record[k]:.4f}" for k in _SCORE_KEYS)])
-    return rows
+class Rows:
+    """A summary's rows, made afresh at each walk from the report's records (which
+    may be kept on disk): the plain-text table walks them twice, for the widths,
+    then to print."""
+
+    def __init__(self, records, row):
+        self._records, self._row = records, row
+
+    def __iter__(self) -> Iterator[list[str]]:
+        return map(self._row, self._records)
+
+
+def summary_rows(report: Mapping) -> Rows:
+    """The rows of the summary table: one per document."""
+    return Rows(report["documents"], _count_row)
+
+
+def _count_row(record: dict) -> list[str]:
+    if not record.get("counted"):
+        return [record["document"], "error" if "error" in record else "skipped", "", "", "", "", ""]
+    return [record["document"], *(str(record[k]) for k in _COUNT_KEYS), *(f"{record[k]:.4f}" for k in _SCORE_KEYS)]
 
 
 class Summary(NamedTuple):
@@ -90,7 +116,7 @@ class Summary(NamedTuple):
 
     title: str
     columns: list[tuple[str, str]]  # (heading, "left" or "right")
-    rows: list[list[str]]
+    rows: Iterable[list[str]]  # walked more than once (a list, or Rows)
     totals: list[list[str]]  # below a rule
     notes: list[str]
 
@@ -99,15 +125,14 @@ def ctdar_summary(report: Mapping) -> Summary:
     thresholds = list(report["total"]["iou"])
     columns = [("document", "left"), *((f"IoU {t}: correct/gt/res", "right") for t in thresholds),
                ("WAvg F1", "right")]
-    rows = []
-    for record in report["documents"]:
+    def row(record: dict) -> list[str]:
         if not record.get("counted"):
-            rows.append([record["document"], *([""] * len(thresholds)),
-                         record.get("error", record.get("skipped", ""))])
-            continue
-        rows.append([record["document"],
-                     *(f"{record['iou'][t]['correct']}/{record['iou'][t]['gt']}/{record['iou'][t]['detected']}"
-                       for t in thresholds), f"{record['f1']:.4f}"])
+            return [record["document"], *([""] * len(thresholds)), record.get("error", record.get("skipped", ""))]
+        return [record["document"],
+                *(f"{record['iou'][t]['correct']}/{record['iou'][t]['gt']}/{record['iou'][t]['detected']}"
+                  for t in thresholds), f"{record['f1']:.4f}"]
+
+    rows = Rows(report["documents"], row)
     total = report["total"]
     totals = [
         ["total", *(f"{total['iou'][t]['correct']}/{total['iou'][t]['gt']}/{total['iou'][t]['detected']}"
@@ -123,13 +148,13 @@ _MARMOT_COUNTS = ("nr", "nm", "na", "nfa", "nfu")
 
 def marmot_summary(report: Mapping) -> Summary:
     columns = [("document", "left"), *((name, "right") for name in (*_MARMOT_COUNTS, "precision", "recall"))]
-    rows = []
-    for record in report["documents"]:
+    def row(record: dict) -> list[str]:
         if not record.get("counted"):
-            rows.append([record["document"], "", "", "", "", "", "", record.get("error", "")])  # as cTDaR's: last
-            continue
-        rows.append([record["document"], *(str(record[k]) for k in _MARMOT_COUNTS),
-                     f"{record['precision']:.4f}", f"{record['recall']:.4f}"])
+            return [record["document"], "", "", "", "", "", "", record.get("error", "")]  # as cTDaR's: last
+        return [record["document"], *(str(record[k]) for k in _MARMOT_COUNTS),
+                f"{record['precision']:.4f}", f"{record['recall']:.4f}"]
+
+    rows = Rows(report["documents"], row)
     total = report["total"]
     totals = [["total", *(str(total[k]) for k in _MARMOT_COUNTS), f"{total['precision']:.4f}",
                f"{total['recall']:.4f}"]]
@@ -198,18 +223,34 @@ def _kept(record: dict) -> str:
 def plain_text(shown: Summary) -> str:
     """The summary as plain text: columns aligned, nothing cut short (a file or
     a pipe has no width to fit), a rule under the headings and above the totals."""
-    widths = [max(len(heading), *(len(row[i]) for row in (*shown.rows, *shown.totals)))
-              for i, (heading, _) in enumerate(shown.columns)]
+    out = io.StringIO()
+    write_plain_text(shown, out)
+    return out.getvalue()
+
+
+def write_plain_text(shown: Summary, out: TextIO) -> None:
+    """:func:`plain_text` written to ``out`` a line at a time (its rows walked
+    twice: for the widths, then to print)."""
+    widths = [len(heading) for heading, _ in shown.columns]
+    for row in (*shown.totals,):
+        widths = [max(w, len(cell)) for w, cell in zip(widths, row)]
+    for row in shown.rows:
+        widths = [max(w, len(cell)) for w, cell in zip(widths, row)]
 
     def line(cells) -> str:
         return "  ".join(cell.ljust(width) if justify == "left" else cell.rjust(width)
                          for cell, width, (_, justify) in zip(cells, widths, shown.columns)).rstrip()
 
     rule = "  ".join("-" * width for width in widths)
-    lines = [shown.title, "", line([heading for heading, _ in shown.columns]), rule]
-    lines += [line(row) for row in shown.rows]
-    lines += [rule, *(line(row) for row in shown.totals), "", *shown.notes]
-    return "\n".join(lines) + "\n"
+    out.write(f"{shown.title}\n\n{line([heading for heading, _ in shown.columns])}\n{rule}\n")
+    for row in shown.rows:
+        out.write(line(row) + "\n")
+    out.write(rule + "\n")
+    for row in shown.totals:
+        out.write(line(row) + "\n")
+    out.write("\n")
+    for note in shown.notes:
+        out.write(note + "\n")
 
 
 def render_text(report: Mapping, console=None) -> None:
@@ -217,7 +258,7 @@ def render_text(report: Mapping, console=None) -> None:
     aligned text otherwise, without loading rich (a fifth of scoring 20 cTDaR pages)."""
     shown = summary(report)
     if console is None and not sys.stdout.isatty():
-        sys.stdout.write(plain_text(shown))
+        write_plain_text(shown, sys.stdout)
         return
     from rich.console import Console
     from rich.table import Table
@@ -238,47 +279,88 @@ def render_text(report: Mapping, console=None) -> None:
 
 def per_document_csv(report: Mapping) -> str:
     """The per-document CSV of a report, with its metric's columns."""
+    out = io.StringIO()
+    write_csv(report, out)
+    return out.getvalue()
+
+
+def write_csv(report: Mapping, out: TextIO) -> None:
+    """The per-document CSV written to ``out`` a row at a time."""
     from .metric import get_metric
 
-    out = io.StringIO()
     csv.writer(out, lineterminator="\n").writerows(get_metric(report["metric"]).csv_rows(report))
-    return out.getvalue()
+
+
+def write_csv_file(report: Mapping, path, force: bool = False) -> None:
+    """The per-document CSV into ``path``, put in place whole (InputError where it cannot be)."""
+    from pathlib import Path
+
+    from ..files import AtomicLines
+
+    target = AtomicLines(Path(path), force=force)
+    try:
+        text = io.TextIOWrapper(target.handle, encoding="utf-8", newline="")
+        write_csv(report, text)
+        text.flush()
+        text.detach()
+    except BaseException:
+        target.discard()
+        raise
+    target.close()
 
 
 def ctdar_csv_rows(report: Mapping) -> Iterator[list]:
     """Correct, ground-truth and detected counts at each IoU threshold, and the weighted F1."""
     thresholds = list(report["total"]["iou"])
     yield ["document", "gt_file", "result_file", *(f"{k}@{t}" for t in thresholds for k in ("correct", "gt", "detected")),
-           "wavg_f1", "error"]
+           "wavg_f1", "error", "warnings"]
     for record in report["documents"]:
         counts = [record["iou"][t][k] if "iou" in record else "" for t in thresholds
                   for k in ("correct", "gt", "detected")]
         yield [record["document"], record["gt_file"], record["result_file"] or "", *counts,
-               record.get("f1", ""), record.get("error", record.get("skipped", ""))]
+               record.get("f1", ""), record.get("error", record.get("skipped", "")), _warnings(record)]
 
 
 def count_csv_rows(report: Mapping) -> Iterator[list]:
     """Ground-truth, correct and detected counts and precision, recall and F1 (empty where a record has none)."""
-    yield ["document", "gt_file", "result_file", *_COUNT_KEYS, *_SCORE_KEYS, "error"]
+    yield ["document", "gt_file", "result_file", *_COUNT_KEYS, *_SCORE_KEYS, "error", "warnings"]
     for record in report["documents"]:
         yield [record["document"], record["gt_file"], record["result_file"] or "",
                *(record.get(k, "") for k in _COUNT_KEYS), *(record.get(k, "") for k in _SCORE_KEYS),
-               record.get("error", record.get("skipped", ""))]
+               record.get("error", record.get("skipped", "")), _warnings(record)]
+
+
+def _warnings(record: Mapping) -> str:
+    """A record's warnings in one CSV field, a line each."""
+    return "\n".join(record.get("warnings", ()))
 
 
 def as_json(report: Mapping) -> str:
     """The report as JSON, one document's record per line: written by json's C
     encoder (an indented dump goes through its pure-Python one, which takes
     longer than scoring a large corpus), and easy to grep."""
-    lines = ["{"]
+    return "".join(json_pieces(report))
+
+
+def write_json(report: Mapping, out: TextIO) -> None:
+    """:func:`as_json` written to ``out`` a record at a time (records kept on disk
+    stay there: memory holds one)."""
+    for piece in json_pieces(report):
+        out.write(piece)
+
+
+def json_pieces(report: Mapping) -> Iterator[str]:
+    yield "{"
     last = len(report) - 1
     for position, (key, value) in enumerate(report.items()):
         comma = "," if position < last else ""
-        if key == "documents" and value:
-            lines.append(f" {json.dumps(key)}: [")
-            lines.append(",\n".join("  " + json.dumps(record) for record in value))
-            lines.append(f" ]{comma}")
+        if key == "documents" and len(value):
+            yield f"\n {json.dumps(key)}: ["
+            first = True
+            for record in value:
+                yield ("\n  " if first else ",\n  ") + json.dumps(record)
+                first = False
+            yield f"\n ]{comma}"
         else:
-            lines.append(f" {json.dumps(key)}: {json.dumps(value, indent=1).replace(chr(10), chr(10) + ' ')}{comma}")
-    lines.append("}")
-    return "\n".join(lines)
+            yield f"\n {json.dumps(key)}: {json.dumps(value, indent=1).replace(chr(10), chr(10) + ' ')}{comma}"
+    yield "\n}"

@@ -9,28 +9,35 @@ from __future__ import annotations
 
 import os
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Iterator
 
-from .. import files, registry
-from ..diagnostics import Diagnostic, InputError, Severity, UsageError
+from .. import containers, files, registry
+from ..diagnostics import Diagnostic, Diagnostics, InputError, Severity, UsageError
 from ..geometry import GeometryFailed
 from ..model import Document
 from ..options import ReadOptions
 from .metric import Metric, ScoreSettings, get_metric
 from .pairing import DocumentPair, Pairing, collect, document_key, pair
+from .explain import Details
+from .records import RecordStore
 from .report import ScoreReport
 from .structure import TableTooLarge
 
 
 # -- one document ---------------------------------------------------------------------------
 
-def _read(path: Path, format: str | None, metric: Metric, joined: list | None = None) -> Document:
+def _read(path: containers.Source, format: str | None, metric: Metric, joined: list | None = None,
+          diagnostics: Diagnostics | None = None) -> Document:
     if joined is not None:  # one-file-per-table exports, one document
         from ..joining import read_joined
 
-        return read_joined(joined, registry.get(format) if format else None, metric.read_options or ReadOptions())
-    return files.read(path, format, metric.read_options or ReadOptions())
+        return read_joined(joined, registry.get(format) if format else None, metric.read_options or ReadOptions(),
+                           diagnostics)
+    if isinstance(path, containers.MemberRef):  # one document of a container, read alone
+        return containers.read_member(path, metric.read_options or ReadOptions(), diagnostics)
+    return files.read(path, format, metric.read_options or ReadOptions(), diagnostics)
 
 
 class _CandidateFiles:
@@ -43,27 +50,35 @@ class _CandidateFiles:
         self.gts: dict[Path, Document] = {}
         self.results: dict[Path, Document | None] = {}
         self.errors: dict[Path, Diagnostic] = {}
+        self.findings: list[Diagnostic] = []
+        """What the readers found in the files read (bad numbers, cells left out...), in the order read."""
 
     def gt(self, path: Path) -> Document:
         if path not in self.gts:
-            self.gts[path] = _read(path, None, self.metric)
+            found = Diagnostics(str(path))
+            self.gts[path] = _read(path, None, self.metric, diagnostics=found)
+            self.findings += found.items
         return self.gts[path]
 
     def result(self, path: Path) -> Document | None:
         if path not in self.results:
+            found = Diagnostics(str(path))
             try:
-                self.results[path] = _read(path, self.result_format, self.metric, self.joined.get(path))
+                self.results[path] = _read(path, self.result_format, self.metric, self.joined.get(path), found)
+                self.findings += found.items
             except InputError as exc:
                 self.results[path] = None
                 self.errors[path] = exc.diagnostic
         return self.results[path]
 
 
-def score_pair(pair_: DocumentPair, settings: ScoreSettings) -> dict:
+def score_pair(pair_: DocumentPair, settings: ScoreSettings, explain: bool = False) -> dict:
     """The record of one document: the best of its candidates (ground-truth
     alternatives, result variants), by the metric's preference. Its problems,
     as diagnostics, are under the key ``diagnostics`` (the runner takes them out
-    of the record; the record keeps the first one's line under ``error``)."""
+    of the record; the record keeps the first one's line under ``error``); with
+    ``explain``, the metric's detail of the best candidate, as JSON text, under
+    ``detail`` (taken out too)."""
     metric = get_metric(settings.metric)
     record: dict = {
         "document": pair_.document,
@@ -94,6 +109,7 @@ def score_pair(pair_: DocumentPair, settings: ScoreSettings) -> dict:
                                   gt_file=gt_file)
             if scored is None:
                 return {**record, "skipped": "no result (left out in compat mode)", "diagnostics": problems}
+            scored = {**scored, "findings": scored.get("findings", ())}  # (the metric's own, the kept one's said)
             alternatives.append({"gt_file": str(gt_file), "result_file": str(result_file) if result_file else None,
                                  "f1": scored["f1"], **({"error": error.format()} if error else {})})
             # a readable candidate before any unreadable one, whatever their figures
@@ -102,10 +118,16 @@ def score_pair(pair_: DocumentPair, settings: ScoreSettings) -> dict:
                 best = (gt_file, result_file, scored, preference)
         record["gt_file"] = str(best[0])
         record["result_file"] = str(best[1]) if best[1] else None
+        found = best[2].pop("findings")
         record.update(best[2])
         record["counted"] = True
         if len(alternatives) > 1:
             record["alternatives"] = alternatives
+        where = record["result_file"] or record["gt_file"]  # (the metric's findings about the result name none)
+        _said(record, problems, [*metric.reading_findings(candidates.findings, settings),
+                                 *(d if d.file else replace(d, file=where) for d in found)])
+        if explain:
+            record["detail"] = _explained(metric, candidates, best[0], best[1], best[2], settings)
     except InputError as exc:
         return failed(exc.diagnostic, counted=False)
     except TableTooLarge as exc:
@@ -121,7 +143,36 @@ def score_pair(pair_: DocumentPair, settings: ScoreSettings) -> dict:
     return record
 
 
-def _score_pair_star(args: tuple[DocumentPair, ScoreSettings]) -> dict:
+def _explained(metric: Metric, candidates: _CandidateFiles, gt_file: Path, result_file: Path | None,
+               scored: dict, settings: ScoreSettings) -> str:
+    """The metric's detail of a document's kept candidate (for the HTML report), as
+    compact JSON text (cheaper to send from a worker than the objects)."""
+    import json
+
+    try:
+        detail = metric.explain(candidates.gt(gt_file), candidates.result(result_file) if result_file else None,
+                                settings, record=scored, gt_file=gt_file)
+        return json.dumps(detail, separators=(",", ":"), allow_nan=False)
+    except Exception as exc:  # the document's score stands; its section of the page says this
+        return json.dumps({"error": f"no detail: {type(exc).__name__}: {exc}"})
+
+
+def _said(record: dict, problems: list[Diagnostic], findings: list[Diagnostic]) -> None:
+    """A document's findings in its report: with its problems (the report's
+    ``diagnostics``); in its record, the first error's line as ``error``, the
+    warnings' as ``warnings``."""
+    warnings = []
+    for d in dict.fromkeys(findings):  # (a file read as both sides says each thing once)
+        problems.append(d)
+        if d.severity is Severity.ERROR:
+            record.setdefault("error", d.format())
+        else:
+            warnings.append(d.format())
+    if warnings:
+        record["warnings"] = warnings
+
+
+def _score_pair_star(args: tuple[DocumentPair, ScoreSettings, bool]) -> dict:
     return score_pair(*args)
 
 
@@ -171,24 +222,26 @@ WORKERS_PER_CPU = 4
 
 
 def score_documents(
-    pairs: list[DocumentPair], settings: ScoreSettings, jobs: int = 1, workers_used: list[int] | None = None
+    pairs: list[DocumentPair], settings: ScoreSettings, jobs: int = 1, workers_used: list[int] | None = None,
+    explain: bool = False,
 ) -> Iterator[dict]:
     """Records in document order; with ``jobs > 1`` documents are scored in
     worker processes unless the corpus is small (see SERIAL_WORK_S). The number
-    of processes that scored (this one, or the workers) is appended to ``workers_used``."""
+    of processes that scored (this one, or the workers) is appended to ``workers_used``.
+    ``explain``: each record carries its detail (:func:`score_pair`)."""
     if workers_used is not None:
         workers_used.append(1)
     if jobs <= 1 or len(pairs) < 3:
         for p in pairs:
-            yield score_pair(p, settings)
+            yield score_pair(p, settings, explain)
         return
     # The first document is scored here, untimed: that loads the readers and
     # libraries it needs once, before the workers are forked. The next ones
     # time the rest.
-    yield score_pair(pairs[0], settings)
+    yield score_pair(pairs[0], settings, explain)
     done, start = 1, time.perf_counter()
     while done < len(pairs):
-        yield score_pair(pairs[done], settings)
+        yield score_pair(pairs[done], settings, explain)
         done += 1
         elapsed = time.perf_counter() - start
         if elapsed > SERIAL_WORK_S or elapsed / (done - 1) * (len(pairs) - done) > SERIAL_WORK_S:
@@ -202,7 +255,7 @@ def score_documents(
     if workers_used is not None:
         workers_used[-1] = workers
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        yield from pool.map(_score_pair_star, [(p, settings) for p in rest],
+        yield from pool.map(_score_pair_star, [(p, settings, explain) for p in rest],
                             chunksize=max(1, len(rest) // (workers * 32)))
 
 
@@ -234,10 +287,16 @@ def score_paths(
     on_document: Callable[[dict, int], None] | None = None,
     join: bool = False,
     shard: tuple[int, int] | None = None,
+    details: Details | None = None,
+    spill: bool = False,
 ) -> ScoreReport:
     """Score every result document under ``result`` against the ground truth under ``gt``;
     with ``join``, results exported one file per table make one document each; with
-    ``shard = (K, N)``, only the documents of shard K of N (:mod:`.shards`).
+    ``shard = (K, N)``, only the documents of shard K of N (:mod:`.shards`); with
+    ``details``, each document's detail (:meth:`Metric.explain`) goes there as it
+    comes, by its record's position, and the report's ``details`` is it (the HTML report draws them);
+    with ``spill``, the records are kept in a temporary file, not in memory (a
+    :class:`~.records.RecordStore`: memory flat in the number of documents).
 
     Returns the report (docs/scoring.md, "The JSON report"). ``on_document(record, total)`` is called as
     each document is done (for progress).
@@ -268,10 +327,15 @@ def score_paths(
         result_files = sorted([*joined, *others])
     else:
         result_files = collect(result, result_suffixes, metric.gt_model)
+    # each container's documents, paired by their names there (read when scored, never held)
+    gt_files = containers.expand(gt_files)
+    result_files = containers.expand(result_files, registry.get(settings.result_format)
+                                     if settings.result_format else None)
     if not gt_files:
         raise UsageError(f"{gt}: no ground-truth files found")
-    if gt.is_file() and result.is_file() and not joined:  # two files: each other's, whatever their names
-        pairing = Pairing([DocumentPair(document_key(gt), [gt], result)])
+    if gt.is_file() and result.is_file() and not joined and len(gt_files) == len(result_files) == 1:
+        # two files of a document each: each other's, whatever their names
+        pairing = Pairing([DocumentPair(document_key(gt_files[0]), gt_files, result_files[0])])
     else:
         pairing = pair(gt_files, result_files, alternatives=metric.has_alternatives(settings),
                        result_variants=metric.has_result_variants(settings))
@@ -279,14 +343,18 @@ def score_paths(
     for document_pair in pairing.pairs:
         document_pair.joined = {r: joined[r] for r in document_pair.result_files if r in joined}
     kept = _in_shard(pairing, shard)
-    records = []
+    records: list[dict] | RecordStore = RecordStore() if spill else []
     diagnostics: list[Diagnostic] = []
     error_positions: list[int] = []
     workers: list[int] = []
-    for position, record in zip(kept, score_documents([pairing.pairs[i] for i in kept], settings, jobs, workers)):
+    for position, record in zip(kept, score_documents([pairing.pairs[i] for i in kept], settings, jobs, workers,
+                                                      explain=details is not None)):
         found = record.pop("diagnostics", ())
+        detail = record.pop("detail", None)
+        if detail is not None and details is not None:
+            details.add(len(records), detail)
         diagnostics.extend(found)
-        error_positions.extend([position] * len(found))
+        error_positions.extend(position for d in found if d.severity is Severity.ERROR)
         records.append(record)
         if on_document:
             on_document(record, len(kept))
@@ -297,8 +365,8 @@ def score_paths(
         error_positions.append(len(pairing.pairs))
     unpaired_gt, gt_positions = _unpaired_gt(pairing, set(kept))
     unpaired_results, result_positions = _unpaired_results(pairing, shard)
-    scored = [r for r in records if r.get("counted")]
-    return ScoreReport(
+    scored = records.counted() if spill else [r for r in records if r.get("counted")]
+    report = ScoreReport(
         metric=metric.name,
         description=metric.describe(settings),
         settings=settings.as_dict(metric),
@@ -313,6 +381,8 @@ def score_paths(
             "error_positions": error_positions, "unpaired_gt_positions": gt_positions,
             "unpaired_result_positions": result_positions},
     )
+    report.details = details
+    return report
 
 
 def _in_shard(pairing: Pairing, shard: tuple[int, int] | None) -> list[int]:
@@ -341,8 +411,9 @@ def _unpaired_results(pairing: Pairing, shard: tuple[int, int] | None) -> tuple[
 
 
 def score_document_pair(gt: Document, result: Document, settings: ScoreSettings = ScoreSettings(),
-                        name: str | None = None) -> ScoreReport:
-    """The report of one ground-truth document against one result, both in memory."""
+                        name: str | None = None, details: Details | None = None) -> ScoreReport:
+    """The report of one ground-truth document against one result, both in memory
+    (with ``details``, as :func:`score_paths`)."""
     metric = get_metric(settings.metric)
     _check_variant(metric, settings)
     settings.check_for(metric)
@@ -355,13 +426,22 @@ def score_document_pair(gt: Document, result: Document, settings: ScoreSettings 
         if scored is None:
             record["skipped"] = "no result (left out in compat mode)"
         else:
+            found = scored.pop("findings", ())
             record.update(scored)
             record["counted"] = True
+            _said(record, problems, list(found))
+            if details is not None:
+                import json
+
+                details.add(0, json.dumps(metric.explain(gt, result, settings, record=scored), separators=(",", ":"),
+                                          allow_nan=False))
     except (InputError, TableTooLarge, GeometryFailed) as exc:
         diagnostic = exc.diagnostic if isinstance(exc, InputError) else Diagnostic(
             "table-too-large" if isinstance(exc, TableTooLarge) else "geometry-failed", Severity.ERROR, str(exc), name)
         problems.append(diagnostic)
         record["error"] = diagnostic.format()
     counted = [record] if record.get("counted") else []
-    return ScoreReport(metric=metric.name, description=metric.describe(settings), settings=settings.as_dict(metric),
-                       documents=[record], aggregate=metric.aggregate(counted, settings), diagnostics=problems)
+    report = ScoreReport(metric=metric.name, description=metric.describe(settings), settings=settings.as_dict(metric),
+                         documents=[record], aggregate=metric.aggregate(counted, settings), diagnostics=problems)
+    report.details = details
+    return report

@@ -50,17 +50,20 @@ from pathlib import Path
 from typing import Callable, Iterator, Mapping, NamedTuple, Sequence
 
 from .. import files
-from ..diagnostics import InputError, UsageError
+from ..diagnostics import Diagnostic, InputError, Severity, UsageError
 from ..model import Document, Table
 from ..options import Option
 from . import text as texts
 from .assignment import max_weight_assignment
 from .precision_recall import document_mean, f1, scores
-from .metric import COMPAT, IGNORE_PAGE, Metric, ScoreSettings
+from .metric import COMPAT, IGNORE_PAGE, Metric, ScoreSettings, page_needed
 from .pairing import Pairing, document_key
 from .report import Summary, count_csv_rows, structure_summary
 
 MAX_BAND_SLOTS = 4_000_000
+
+# How the ICDAR 2013 reader's findings about a box begin (a bad or missing coordinate).
+_BOX_FINDING = "<bounding-box>"
 
 H, V = "H", "V"
 
@@ -196,30 +199,55 @@ def _first_links(links: list[tuple[int, int, str, int]], same: int) -> list[tupl
     return list(first.values())
 
 
-def icdar2013_relations(table: Table, normalise: Callable[[str], str]) -> TableRelations:
-    rects, words = [], []
+class TableLinks(NamedTuple):
+    """A table's relations with the cells they link (what :meth:`StructureMetric.explain`
+    shows): ``placed[k]`` is the position, among the table's cells (regions in
+    order), of link endpoint ``k``; ``words[k]`` its text as compared; ``links[i]``
+    relation ``i``'s ``(from, to, direction, gap)`` by endpoint."""
+
+    placed: list[int]
+    words: list[str]
+    links: list[tuple[int, int, str, int]]
+
+
+def icdar2013_links(table: Table, normalise: Callable[[str], str]) -> TableLinks:
+    rects, words, placed = [], [], []
+    position = -1
     for region in table.regions:
         for cell in region.cells:
+            position += 1
             word = normalise(cell.content or "")
             if not word:
                 continue  # blank: not placed
             rects.append((cell.start_row + region.row_increment, cell.end_row + region.row_increment,
                           cell.start_col + region.col_increment, cell.end_col + region.col_increment))
             words.append(word)
+            placed.append(position)
     links, may_repeat = _links(rects, [True] * len(rects))
     if may_repeat:  # parallel links between the same two spanning cells count once
         links = _first_links(links, same=3)  # from, to, direction
+    return TableLinks(placed, words, links)
+
+
+def icdar2013_relations(table: Table, normalise: Callable[[str], str],
+                        links: TableLinks | None = None) -> TableRelations:
+    words, links = (links or icdar2013_links(table, normalise))[1:]
     relations = [(words[a], words[b], direction, gap) for a, b, direction, gap in links]
     return TableRelations(table.id, table.page, tuple(relations))
 
 
-def pubmed_relations(table: Table) -> TableRelations:
+def pubmed_links(table: Table) -> TableLinks:
     cells = [cell for region in table.regions for cell in region.cells]
     rects = [(cell.start_row, cell.end_row, cell.start_col, cell.end_col) for cell in cells]
     words = [texts.pubmed(cell.content or "") for cell in cells]
     links, may_repeat = _links(rects, [bool(w) for w in words])
     if may_repeat:  # the benchmark keys its relations on the two cells alone
         links = _first_links(links, same=2)  # from, to
+    return TableLinks(list(range(len(cells))), words, links)
+
+
+def pubmed_relations(table: Table, links: TableLinks | None = None) -> TableRelations:
+    words, links = (links or pubmed_links(table))[1:]
     relations = [(words[a], words[b], direction) for a, b, direction, _gap in links]
     return TableRelations(table.id, table.page, tuple(relations))
 
@@ -234,6 +262,23 @@ def correct_relations(gt: TableRelations, result: TableRelations) -> int:
     return sum(map(min, map(gt_counts.__getitem__, common), map(result_counts.__getitem__, common)))
 
 
+def matched_relations(gt: TableRelations, result: TableRelations) -> tuple[list[bool], list[bool]]:
+    """Which relations :func:`correct_relations` counts as correct, one by one:
+    of equal relations, the first ones of each side in order, as many as the
+    other side has (so the ground truth's found ones add up to its count)."""
+    left = Counter(result.counts)
+    gt_found = []
+    for relation in gt.relations:
+        gt_found.append(left[relation] > 0)
+        left[relation] -= 1
+    left = Counter(gt.counts)
+    result_found = []
+    for relation in result.relations:
+        result_found.append(left[relation] > 0)
+        left[relation] -= 1
+    return gt_found, result_found
+
+
 # -- records -------------------------------------------------------------------------------
 
 @dataclass
@@ -246,6 +291,9 @@ class TableRecord:
     gt: int
     correct: int
     detected: int
+    gt_index: int | None = None
+    """The tables' positions in their documents (not in the report: its ids name them)."""
+    result_index: int | None = None
 
     def as_dict(self, rates: Callable[[int, int, int], dict] = scores) -> dict:
         return {
@@ -277,29 +325,38 @@ def score_icdar2013(
     gt: Document, result: Document, normalise: str = "default", ignore_page: bool = False, compat: bool = False
 ) -> StructureResult:
     rule = texts.NORMALISATIONS[normalise]
-    gt_tables = [icdar2013_relations(t, rule) for t in gt.tables]
-    remaining = [icdar2013_relations(t, rule) for t in result.tables]
+    return pair_icdar2013([icdar2013_relations(t, rule) for t in gt.tables],
+                          [icdar2013_relations(t, rule) for t in result.tables], ignore_page, compat)
+
+
+def pair_icdar2013(gt_tables: list[TableRelations], res_tables: list[TableRelations], ignore_page: bool = False,
+                   compat: bool = False) -> StructureResult:
+    """Each ground-truth table, in order, takes the remaining result table with the most correct relations."""
+    remaining = list(range(len(res_tables)))
     out = StructureResult()
-    for g in gt_tables:
+    for i, g in enumerate(gt_tables):
         best, best_correct = None, -1
-        for candidate in remaining:
+        for j in remaining:
+            candidate = res_tables[j]
             if not ignore_page and candidate.page != g.page:
                 continue
             correct = correct_relations(g, candidate)
             if correct > best_correct:  # the first on ties, even at 0 correct
-                best, best_correct = candidate, correct
+                best, best_correct = j, correct
         if best is None:
-            record = TableRecord(g.table_id, None, g.page, len(g), 0, 0)
+            record = TableRecord(g.table_id, None, g.page, len(g), 0, 0, i)
             out.tables.append(record)
             if not compat:
                 out.counted.append(record)
             continue
         remaining.remove(best)
-        record = TableRecord(g.table_id, best.table_id, g.page, len(g), best_correct, len(best))
+        chosen = res_tables[best]
+        record = TableRecord(g.table_id, chosen.table_id, g.page, len(g), best_correct, len(chosen), i, best)
         out.tables.append(record)
         out.counted.append(record)
-    for unmatched in remaining:
-        record = TableRecord(None, unmatched.table_id, unmatched.page, 0, 0, len(unmatched))
+    for j in remaining:
+        unmatched = res_tables[j]
+        record = TableRecord(None, unmatched.table_id, unmatched.page, 0, 0, len(unmatched), None, j)
         out.tables.append(record)
         out.counted.append(record)
     return out
@@ -311,8 +368,13 @@ def score_pubmed(gt: Document, result: Document, active: set[int] | None = None,
     the document (None: all), as the benchmark's table classes select them for a
     subset; a result table paired with another ground-truth table counts nowhere.
     ``ignore_fp``: result tables paired with no ground-truth table count nowhere."""
-    gt_tables = [pubmed_relations(t) for t in gt.tables]
-    res_tables = [pubmed_relations(t) for t in result.tables]
+    return pair_pubmed([pubmed_relations(t) for t in gt.tables], [pubmed_relations(t) for t in result.tables],
+                       active, ignore_fp)
+
+
+def pair_pubmed(gt_tables: list[TableRelations], res_tables: list[TableRelations], active: set[int] | None = None,
+                ignore_fp: bool = False) -> StructureResult:
+    """Tables paired by a maximum-weight matching on F1 (:func:`score_pubmed`)."""
     correct = [[correct_relations(g, r) for r in res_tables] for g in gt_tables]  # each pair's, once
     pairs = _max_weight_pairs(gt_tables, res_tables, correct)
     out = StructureResult()
@@ -320,17 +382,17 @@ def score_pubmed(gt: Document, result: Document, active: set[int] | None = None,
     for i, g in enumerate(gt_tables):
         j = pairs.get(i)
         if j is None:
-            record = TableRecord(g.table_id, None, g.page, len(g), 0, 0)
+            record = TableRecord(g.table_id, None, g.page, len(g), 0, 0, i)
         else:
             taken.add(j)
             r = res_tables[j]
-            record = TableRecord(g.table_id, r.table_id, g.page, len(g), correct[i][j], len(r))
+            record = TableRecord(g.table_id, r.table_id, g.page, len(g), correct[i][j], len(r), i, j)
         out.tables.append(record)
         if active is None or i + 1 in active:
             out.counted.append(record)
     for j, r in enumerate(res_tables):
         if j not in taken:
-            record = TableRecord(None, r.table_id, r.page, 0, 0, len(r))
+            record = TableRecord(None, r.table_id, r.page, 0, 0, len(r), None, j)
             out.tables.append(record)
             if not ignore_fp:
                 out.counted.append(record)
@@ -503,18 +565,82 @@ class StructureMetric(Metric):
                 return None
             result = Document()
         if settings.variant == "pubmed":
-            active = None
-            if settings.table_classes is not None:
-                classes = _table_classes(settings.table_classes, settings.complexity)
-                active = classes.get(document_key(gt_file), set()) if gt_file else set()
-            outcome = score_pubmed(gt, result, active, settings.ignore_fp)
+            gt_tables = [pubmed_relations(t) for t in gt.tables]
+            res_tables = [pubmed_relations(t) for t in result.tables]
         else:
-            outcome = score_icdar2013(gt, result, settings.normalise, settings.ignore_page, settings.compat)
+            rule = texts.NORMALISATIONS[settings.normalise]
+            gt_tables = [icdar2013_relations(t, rule) for t in gt.tables]
+            res_tables = [icdar2013_relations(t, rule) for t in result.tables]
+        outcome = self._paired(gt_tables, res_tables, settings, gt_file)
         counts = outcome.counts
         counted = {id(t) for t in outcome.counted}
         rates = self._rates(settings)
         return {"tables": [{**t.as_dict(rates), "counted": id(t) in counted} for t in outcome.tables],
                 **counts, **rates(**counts)}
+
+    def reading_findings(self, findings: list[Diagnostic], settings: ScoreSettings) -> list[Diagnostic]:
+        """Boxes are not read by this metric, nor by the official tool in this mode: what
+        was wrong with them (us-018's ``x1='26ß'``) leaves the figures as they are. The
+        ICDAR 2013 variant pairs tables by page: a region without one, on which the
+        official tool fails, is an error; the biomedical benchmark pairs no pages."""
+        findings = [d for d in findings if d.code != "box-inverted" and not d.message.startswith(_BOX_FINDING)]
+        if settings.variant == "pubmed":
+            return [d for d in findings if d.severity is not Severity.INFO and d.code != "page-below-one"]
+        return page_needed(findings)
+
+    def _paired(self, gt_tables: list[TableRelations], res_tables: list[TableRelations], settings: ScoreSettings,
+                gt_file: Path | None) -> StructureResult:
+        if settings.variant == "pubmed":
+            active = None
+            if settings.table_classes is not None:
+                classes = _table_classes(settings.table_classes, settings.complexity)
+                active = classes.get(document_key(gt_file), set()) if gt_file else set()
+            return pair_pubmed(gt_tables, res_tables, active, settings.ignore_fp)
+        return pair_icdar2013(gt_tables, res_tables, settings.ignore_page, settings.compat)
+
+    def explain(self, gt: Document, result: Document | None, settings: ScoreSettings, record: dict | None = None,
+                gt_file: Path | None = None) -> dict:
+        """Each pair of tables as grids, each relation found or missed (the
+        ground truth's) and right or false (the result's), as :meth:`score`
+        counted them (:func:`matched_relations`)."""
+        from .explain import table_grid, with_relations
+
+        result = result or Document()
+        pubmed = settings.variant == "pubmed"
+        rule = texts.NORMALISATIONS[settings.normalise]
+
+        def tables(doc: Document) -> tuple[list[TableLinks], list[TableRelations]]:
+            if pubmed:
+                links = [pubmed_links(t) for t in doc.tables]
+                return links, [pubmed_relations(t, k) for t, k in zip(doc.tables, links)]
+            links = [icdar2013_links(t, rule) for t in doc.tables]
+            return links, [icdar2013_relations(t, rule, k) for t, k in zip(doc.tables, links)]
+
+        def grid(table: Table, links: TableLinks, found: list[bool]) -> dict:
+            placed = links.placed
+            relations = [(placed[a], placed[b], direction, None if pubmed else gap)
+                         for a, b, direction, gap in links.links]
+            return with_relations(table_grid(table, shifted=not pubmed), relations, [int(f) for f in found])
+
+        gt_links, gt_relations = tables(gt)
+        res_links, res_relations = tables(result)
+        outcome = self._paired(gt_relations, res_relations, settings, gt_file)
+        counted = {id(t) for t in outcome.counted}
+        rates = self._rates(settings)
+        pairs = []
+        for t in outcome.tables:
+            g, r = t.gt_index, t.result_index
+            if g is not None and r is not None:
+                gt_found, res_found = matched_relations(gt_relations[g], res_relations[r])
+            else:
+                gt_found = [False] * len(gt_relations[g]) if g is not None else []
+                res_found = [False] * len(res_relations[r]) if r is not None else []
+            pairs.append({
+                "gt": grid(gt.tables[g], gt_links[g], gt_found) if g is not None else None,
+                "result": grid(result.tables[r], res_links[r], res_found) if r is not None else None,
+                "scores": t.as_dict(rates), "counted": id(t) in counted,
+            })
+        return {"kind": "relations", "levels": ["relations"], "pairs": pairs, "notes": []}
 
     @staticmethod
     def _rates(settings: ScoreSettings) -> Callable[..., dict]:

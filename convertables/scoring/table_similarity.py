@@ -24,7 +24,7 @@ from typing import Any, Iterator, Mapping
 
 from ..model import Document, Table
 from .metric import Metric, ScoreSettings
-from .report import Summary, notes
+from .report import Rows, Summary, notes
 
 
 class TableSimilarityMetric(Metric):
@@ -94,25 +94,23 @@ class TableSimilarityMetric(Metric):
 
     def summary(self, report: Mapping) -> Summary:
         columns = [("document", "left"), ("tables", "right"), *((name, "right") for name in self.scores)]
-        rows = []
-        for record in report["documents"]:
+        def row(record: dict) -> list[str]:
             if not record.get("counted"):
-                rows.append([record["document"], "error" if "error" in record else "skipped",
-                             *([""] * len(self.scores))])
-            else:
-                rows.append([record["document"], str(record["table_count"]),
-                             *(_shown(record[name]) for name in self.scores)])
+                return [record["document"], "error" if "error" in record else "skipped", *([""] * len(self.scores))]
+            return [record["document"], str(record["table_count"]), *(_shown(record[name]) for name in self.scores)]
+
+        rows = Rows(report["documents"], row)
         total, mean = report["total"], report["document_mean"]
         totals = [["mean over tables", str(total["tables"]), *(_shown(total[name]) for name in self.scores)],
                   ["mean over documents", "", *(_shown(mean[name]) for name in self.scores)]]
         return Summary(f"{report['metric']} ({report['variant']})", columns, rows, totals, notes(report))
 
     def csv_rows(self, report: Mapping) -> Iterator[list]:
-        yield ["document", "gt_file", "result_file", "tables", *self.scores, "error"]
+        yield ["document", "gt_file", "result_file", "tables", *self.scores, "error", "warnings"]
         for record in report["documents"]:
             yield [record["document"], record["gt_file"], record["result_file"] or "",
                    record.get("table_count", ""), *(_csv(record.get(name, "")) for name in self.scores),
-                   record.get("error", record.get("skipped", ""))]
+                   record.get("error", record.get("skipped", "")), "\n".join(record.get("warnings", ()))]
 
 
 def _mean(values: list[float | None]) -> float | None:
