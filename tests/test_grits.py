@@ -259,6 +259,16 @@ def test_generated_tables_score_as_the_official_code_scores_them():
     assert sum(item["official"]["grits_top"] < 1 for item in items) > 30
 
 
+def test_large_grids_take_the_same_alignment_in_blocks(monkeypatch):
+    # Beyond STEP_BUDGET values the rewards are gathered a column (row) at a time, true rows in
+    # blocks, boxes' IoU in blocks of rows; the numbers are the same.
+    monkeypatch.setattr(grits_alignment, "STEP_BUDGET", 40)
+    items = _fixture()["generated"][:40]
+    for item in items:
+        ours = grits_scores(_model(item["true"]), _model(item["pred"]))
+        assert ours == pytest.approx(item["official"], abs=1e-9)
+
+
 @pytest.mark.parametrize("name", ["pubtabnet", "markup"])
 def test_html_read_by_convertables_scores_as_the_official_code_scores_the_html(name):
     items = _fixture()[name]

@@ -29,7 +29,7 @@ def cell_text(cell: Cell) -> str:
     runs: list[str] = []
     run: list[str] = []
     for token in markup:
-        if len(token) > 1 and token[0] == "<" and token[-1] == ">":
+        if len(token) > 2 and token[0] == "<" and token[-1] == ">":
             if run:
                 runs.append("".join(run))
                 run = []

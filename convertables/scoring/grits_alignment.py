@@ -118,10 +118,15 @@ def relative_spans(grid: TableGrid) -> tuple[np.ndarray, np.ndarray]:
     at = grid.extents[np.maximum(grid.cell_of, 0)]  # (rows, cols, 4): r0, c0, r1, c1
     r = np.arange(n_rows)[:, None]
     c = np.arange(n_cols)[None, :]
-    spans = np.stack([at[..., 1] - c, at[..., 0] - r, at[..., 3] - c, at[..., 2] - r], axis=-1)
-    spans[grid.cell_of < 0] = (0, 0, 1, 1)
-    unique, index = np.unique(spans.reshape(-1, 4), axis=0, return_inverse=True)
-    return unique, index.reshape(n_rows, n_cols)
+    # a span as one number: c - c0 and c1 - c in 0..n_cols, r - r0 and r1 - r in 0..n_rows
+    base_c, base_r = n_cols + 1, n_rows + 1
+    keys = (((c - at[..., 1]) * base_c + (at[..., 3] - c)) * base_r + (r - at[..., 0])) * base_r + (at[..., 2] - r)
+    keys[grid.cell_of < 0] = (0 * base_c + 1) * base_r * base_r + 1  # a hole: [0, 0, 1, 1]
+    unique, index = np.unique(keys.reshape(-1), return_inverse=True)
+    keys, y1 = np.divmod(unique, base_r)
+    keys, y0 = np.divmod(keys, base_r)
+    x0, x1 = np.divmod(keys, base_c)
+    return np.stack([-x0, -y0, x1, y1], axis=1), index.reshape(n_rows, n_cols)
 
 
 # -- similarities of the cells of two tables ------------------------------------------------
@@ -221,46 +226,57 @@ def lcs_similarity(a_texts: Sequence[str], b_texts: Sequence[str]) -> np.ndarray
 
 # -- the factored alignment -----------------------------------------------------------------
 
-def _inner_scores(reward_of, n_true_rows: int, n_true_cols: int, n_pred_rows: int, n_pred_cols: int) -> np.ndarray:
-    """The 1D alignment score of every true row with every predicted row (Rt, Rp);
-    ``reward_of(rows, col)`` gives the rewards of true column ``col``'s positions
-    in the true ``rows`` (a slice) against every predicted position, as
-    (predicted columns, rows, predicted rows). The DP of all row pairs advances
-    together, one true column at a time; a DP row is the running maximum of
+def _inner_scores(reward_of, n_kinds: int, n_true_rows: int, n_true_cols: int, n_pred_rows: int,
+                  n_pred_cols: int) -> np.ndarray:
+    """The 1D alignment score of every true row with every predicted row, for each
+    kind of similarity (kinds, Rt, Rp); ``reward_of(rows, col)`` gives the
+    rewards of true column ``col``'s positions in the true ``rows`` (a slice)
+    against every predicted position, as (predicted columns, kinds, rows,
+    predicted rows). The DP of all row pairs of all kinds advances together,
+    one true column at a time; a DP row is the running maximum of
     ``max(diagonal + reward, above)`` (rewards are never negative). Blocks of
     true rows keep each step's arrays within :data:`STEP_BUDGET` values."""
-    block = max(1, STEP_BUDGET // max(1, (n_pred_cols + 1) * n_pred_rows))
-    out = np.empty((n_true_rows, n_pred_rows))
+    block = max(1, STEP_BUDGET // max(1, (n_pred_cols + 1) * n_kinds * n_pred_rows))
+    out = np.empty((n_kinds, n_true_rows, n_pred_rows))
     for first in range(0, n_true_rows, block):
         rows = slice(first, min(first + block, n_true_rows))
-        scores = np.zeros((n_pred_cols + 1, rows.stop - rows.start, n_pred_rows))
+        scores = np.zeros((n_pred_cols + 1, n_kinds, rows.stop - rows.start, n_pred_rows))
         for col in range(n_true_cols):
             step = scores[:-1] + reward_of(rows, col)
             np.maximum(step, scores[1:], out=step)
             scores = np.empty_like(scores)
             scores[0] = 0.0
             np.maximum.accumulate(step, axis=0, out=scores[1:])
-        out[rows] = scores[-1]
+        out[:, rows] = scores[-1]
     return out
 
 
-def _row_and_column_scores(similarity: np.ndarray, true_index: np.ndarray, pred_index: np.ndarray):
-    """The inner alignment scores of every pair of rows and of every pair of columns.
-    The rewards of all pairs of positions are gathered once where they fit in
-    :data:`STEP_BUDGET` values, else a true column (row) at a time."""
-    (n_true_rows, n_true_cols), (n_pred_rows, n_pred_cols) = true_index.shape, pred_index.shape
-    if true_index.size * pred_index.size <= STEP_BUDGET:
-        reward = similarity[true_index.reshape(-1, 1), pred_index.reshape(1, -1)].reshape(
-            n_true_rows, n_true_cols, n_pred_rows, n_pred_cols)
-        by_rows = lambda rows, col: reward[rows, col].transpose(2, 0, 1)  # noqa: E731
-        by_cols = lambda cols, row: reward[row, cols].transpose(1, 0, 2)  # noqa: E731
-    else:
-        pred_by_col = pred_index.T[:, None, :]
-        pred_by_row = pred_index[:, None, :]
-        by_rows = lambda rows, col: similarity[true_index[rows, col][None, :, None], pred_by_col]  # noqa: E731
-        by_cols = lambda cols, row: similarity[true_index[row, cols][None, :, None], pred_by_row]  # noqa: E731
-    return (_inner_scores(by_rows, n_true_rows, n_true_cols, n_pred_rows, n_pred_cols),
-            _inner_scores(by_cols, n_true_cols, n_true_rows, n_pred_cols, n_pred_rows))
+def _row_and_column_scores(similarities: list[np.ndarray], true_indexes: list[np.ndarray],
+                           pred_indexes: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The inner alignment scores of every pair of rows (kinds, Rt, Rp) and of
+    every pair of columns (kinds, Ct, Cp), for each kind of similarity (the
+    grids of all kinds have the same shape). The rewards of all pairs of
+    positions are gathered once where they fit in :data:`STEP_BUDGET` values,
+    and all kinds then run together; else a kind and a true column (row) at a time."""
+    (n_true_rows, n_true_cols), (n_pred_rows, n_pred_cols) = true_indexes[0].shape, pred_indexes[0].shape
+    kinds = len(similarities)
+    if kinds * true_indexes[0].size * pred_indexes[0].size <= STEP_BUDGET:
+        reward = np.stack([sim[t.reshape(-1, 1), p.reshape(1, -1)]
+                           for sim, t, p in zip(similarities, true_indexes, pred_indexes)]).reshape(
+            kinds, n_true_rows, n_true_cols, n_pred_rows, n_pred_cols)
+        by_rows = lambda rows, col: reward[:, rows, col].transpose(3, 0, 1, 2)  # noqa: E731
+        by_cols = lambda cols, row: reward[:, row, cols].transpose(2, 0, 1, 3)  # noqa: E731
+        return (_inner_scores(by_rows, kinds, n_true_rows, n_true_cols, n_pred_rows, n_pred_cols),
+                _inner_scores(by_cols, kinds, n_true_cols, n_true_rows, n_pred_cols, n_pred_rows))
+    row_scores, col_scores = [], []
+    for sim, t, p in zip(similarities, true_indexes, pred_indexes):
+        pred_by_col = p.T[:, None, None, :]
+        pred_by_row = p[:, None, None, :]
+        by_rows = lambda rows, col: sim[t[rows, col][None, None, :, None], pred_by_col]  # noqa: E731
+        by_cols = lambda cols, row: sim[t[row, cols][None, None, :, None], pred_by_row]  # noqa: E731
+        row_scores.append(_inner_scores(by_rows, 1, n_true_rows, n_true_cols, n_pred_rows, n_pred_cols)[0])
+        col_scores.append(_inner_scores(by_cols, 1, n_true_cols, n_true_rows, n_pred_cols, n_pred_rows)[0])
+    return np.stack(row_scores), np.stack(col_scores)
 
 
 def _align_outer(inner: np.ndarray) -> tuple[list[int], list[int]]:
@@ -295,19 +311,31 @@ def _align_outer(inner: np.ndarray) -> tuple[list[int], list[int]]:
     return true_idx, pred_idx
 
 
-def matched_similarity(similarity: np.ndarray, true_index: np.ndarray, pred_index: np.ndarray) -> float:
-    """The summed similarity of the positions at aligned rows and aligned columns
+def matched_similarities(similarities: list[np.ndarray], true_indexes: list[np.ndarray],
+                         pred_indexes: list[np.ndarray]) -> list[float]:
+    """For each kind of similarity (``similarities[k]`` between the distinct values
+    that ``true_indexes[k]`` and ``pred_indexes[k]`` index, grids of one shape):
+    the summed similarity of the positions at aligned rows and aligned columns
     (factored 2D-MSS), summed in the reference's order (row pairs, then column pairs)."""
-    (n_true_rows, n_true_cols), (n_pred_rows, n_pred_cols) = true_index.shape, pred_index.shape
+    (n_true_rows, n_true_cols), (n_pred_rows, n_pred_cols) = true_indexes[0].shape, pred_indexes[0].shape
     if 0 in (n_true_rows, n_true_cols, n_pred_rows, n_pred_cols):
-        return 0.0
-    row_scores, col_scores = _row_and_column_scores(similarity, true_index, pred_index)
-    true_rows, pred_rows = _align_outer(row_scores)
-    true_cols, pred_cols = _align_outer(col_scores)
-    if not true_rows or not true_cols:
-        return 0.0
-    values = similarity[true_index[np.ix_(true_rows, true_cols)], pred_index[np.ix_(pred_rows, pred_cols)]]
-    return float(np.add.accumulate(values.ravel())[-1])
+        return [0.0] * len(similarities)
+    row_scores, col_scores = _row_and_column_scores(similarities, true_indexes, pred_indexes)
+    out = []
+    for k, (sim, true_index, pred_index) in enumerate(zip(similarities, true_indexes, pred_indexes)):
+        true_rows, pred_rows = _align_outer(row_scores[k])
+        true_cols, pred_cols = _align_outer(col_scores[k])
+        if not true_rows or not true_cols:
+            out.append(0.0)
+            continue
+        values = sim[true_index[np.ix_(true_rows, true_cols)], pred_index[np.ix_(pred_rows, pred_cols)]]
+        out.append(float(np.add.accumulate(values.ravel())[-1]))
+    return out
+
+
+def matched_similarity(similarity: np.ndarray, true_index: np.ndarray, pred_index: np.ndarray) -> float:
+    """:func:`matched_similarities` of one kind."""
+    return matched_similarities([similarity], [true_index], [pred_index])[0]
 
 
 def fscore(matched: float, n_true: int, n_pred: int) -> tuple[float, float, float]:
@@ -378,15 +406,21 @@ def grits_of_prepared(true: PreparedTable, pred: PreparedTable, union_iou: bool 
         raise GridTooLarge(f"GriTS of a {n_true_rows} x {n_true_cols} and a {n_pred_rows} x {n_pred_cols} grid: "
                            f"{n_true * n_pred:,} pairs of positions to weigh (at most {MAX_POSITION_PAIRS:,})")
     iou = true_iou if union_iou else enclosing_iou
-    _put(out, "top", matched_similarity(iou(true.spans, pred.spans), true.span_index, pred.span_index), n_true, n_pred)
-    _put(out, "con", matched_similarity(lcs_similarity(true.texts, pred.texts), true.text_index, pred.text_index),
-         n_true, n_pred)
+    kinds = ["top", "con"]
+    similarities = [iou(true.spans, pred.spans), lcs_similarity(true.texts, pred.texts)]
+    true_indexes = [true.span_index, true.text_index]
+    pred_indexes = [pred.span_index, pred.text_index]
     frame = true.frame if true.frame is not None else pred.frame
     if frame is not None:
         similarity = iou(true.boxes, pred.boxes)
         similarity[[f != frame for f in true.box_frames], :] = 0.0
         similarity[:, [f != frame for f in pred.box_frames]] = 0.0
-        _put(out, "loc", matched_similarity(similarity, true.box_index, pred.box_index), n_true, n_pred)
+        kinds.append("loc")
+        similarities.append(similarity)
+        true_indexes.append(true.box_index)
+        pred_indexes.append(pred.box_index)
+    for kind, matched in zip(kinds, matched_similarities(similarities, true_indexes, pred_indexes)):
+        _put(out, kind, matched, n_true, n_pred)
     return out
 
 
