@@ -110,7 +110,7 @@ def test_the_reference_iou_divides_by_the_enclosing_rectangle():
     result = table((0, 0, 0, 0, "x", (5, 5, 15, 15)))
     # overlap 25; enclosing rectangle 15 x 15 = 225; union 175
     assert grits_scores(gt, result)["grits_loc"] == pytest.approx(1 / 9, abs=1e-15)
-    assert grits_scores(gt, result, union_iou=True)["grits_loc"] == pytest.approx(1 / 7, abs=1e-15)
+    assert grits_scores(gt, result, true_iou=True)["grits_loc"] == pytest.approx(1 / 7, abs=1e-15)
 
 
 def test_true_iou_applies_to_relative_spans_too():
@@ -120,7 +120,7 @@ def test_true_iou_applies_to_relative_spans_too():
     gt = table((0, 0, 0, 1, "h"), (1, 0, 1, 0, "a"), (1, 1, 1, 1, "b"))
     result = table((0, 0, 1, 0, "h"), (0, 1, 0, 1, "a"), (1, 1, 1, 1, "b"))
     assert grits_scores(gt, result)["grits_top"] == (0.25 + 0.5 + 0.5 + 1) / 4
-    assert grits_scores(gt, result, union_iou=True)["grits_top"] == pytest.approx((1 / 3 + 0.5 + 0.5 + 1) / 4,
+    assert grits_scores(gt, result, true_iou=True)["grits_top"] == pytest.approx((1 / 3 + 0.5 + 0.5 + 1) / 4,
                                                                                  abs=1e-15)
 
 

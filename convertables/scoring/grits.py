@@ -40,14 +40,15 @@ def cell_text(cell: Cell) -> str:
     return " ".join(runs)
 
 
-def grits_scores(gt: Table, result: Table, union_iou: bool = False) -> dict[str, float]:
+def grits_scores(gt: Table, result: Table, true_iou: bool = False) -> dict[str, float]:
     """GriTS of one predicted table against its ground truth: ``grits_top``,
     ``grits_con`` and, where either table has cell boxes, ``grits_loc``, each
     with ``grits_precision_*`` and ``grits_recall_*`` (the reference's names);
+    ``true_iou``: GriTS_Top's and GriTS_Loc's IoU over the union (``--true-iou``);
     see :func:`convertables.scoring.grits_alignment.grits_of_prepared`."""
     from .grits_alignment import grits_of_prepared, prepare
 
-    return grits_of_prepared(prepare(gt), prepare(result), union_iou)
+    return grits_of_prepared(prepare(gt), prepare(result), union_iou=true_iou)
 
 
 # -- the metric ------------------------------------------------------------------------------
