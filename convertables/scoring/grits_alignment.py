@@ -41,6 +41,7 @@ position no cell covers (a hole; the reference fails on it) counts as an empty
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import NamedTuple, Sequence
 
 import numpy as np
@@ -80,18 +81,23 @@ class TableGrid(NamedTuple):
         return self.cell_of.shape
 
 
+_EXTENT_FIELDS = tuple(map(attrgetter, ("start_row", "start_col", "end_row", "end_col")))
+
+
 def table_grid(table: Table) -> TableGrid:
     cells = [cell for region in table.regions for cell in region.cells]
     if not cells:
         return TableGrid(np.zeros((0, 0), dtype=np.intp), cells, np.zeros((0, 4), dtype=np.int64))
-    increments = [(region.row_increment, region.col_increment) for region in table.regions
-                  for _ in region.cells]
-    ext = np.array([(c.start_row, c.start_col, c.end_row, c.end_col) for c in cells], dtype=np.int64)
+    ext = np.empty((len(cells), 4), dtype=np.int64)
+    for k, field in enumerate(_EXTENT_FIELDS):
+        ext[:, k] = np.fromiter(map(field, cells), dtype=np.int64, count=len(cells))
     ext[:, 2] = np.maximum(ext[:, 2], ext[:, 0]) + 1
     ext[:, 3] = np.maximum(ext[:, 3], ext[:, 1]) + 1
-    shift = np.array(increments, dtype=np.int64)
-    ext[:, (0, 2)] += shift[:, :1]
-    ext[:, (1, 3)] += shift[:, 1:]
+    if any(region.row_increment or region.col_increment for region in table.regions):
+        shift = np.array([(region.row_increment, region.col_increment) for region in table.regions
+                          for _ in region.cells], dtype=np.int64)
+        ext[:, (0, 2)] += shift[:, :1]
+        ext[:, (1, 3)] += shift[:, 1:]
     ext[:, (0, 2)] -= ext[:, 0].min()
     ext[:, (1, 3)] -= ext[:, 1].min()
     n_rows, n_cols = int(ext[:, 2].max()), int(ext[:, 3].max())
@@ -241,12 +247,13 @@ def _inner_scores(reward_of, n_kinds: int, n_true_rows: int, n_true_cols: int, n
     for first in range(0, n_true_rows, block):
         rows = slice(first, min(first + block, n_true_rows))
         scores = np.zeros((n_pred_cols + 1, n_kinds, rows.stop - rows.start, n_pred_rows))
+        following = np.zeros_like(scores)  # two DP rows, in turn; row 0 stays 0
+        step = np.empty_like(scores[1:])
         for col in range(n_true_cols):
-            step = scores[:-1] + reward_of(rows, col)
+            np.add(scores[:-1], reward_of(rows, col), out=step)
             np.maximum(step, scores[1:], out=step)
-            scores = np.empty_like(scores)
-            scores[0] = 0.0
-            np.maximum.accumulate(step, axis=0, out=scores[1:])
+            np.maximum.accumulate(step, axis=0, out=following[1:])
+            scores, following = following, scores
         out[:, rows] = scores[-1]
     return out
 
@@ -377,9 +384,13 @@ def prepare(table: Table) -> PreparedTable:
     of_cell = [distinct.setdefault(cell_text(cell), len(distinct)) for cell in grid.cells]
     hole = distinct.setdefault("", len(distinct)) if (grid.cell_of < 0).any() else -1
     text_index = np.array(of_cell + [hole], dtype=np.intp)[grid.cell_of]
-    boxes = np.array([(c.bbox.x1, c.bbox.y1, c.bbox.x2, c.bbox.y2) if c.bbox is not None else (0.0, 0.0, 0.0, 0.0)
-                      for c in grid.cells] + [(0.0, 0.0, 0.0, 0.0)], dtype=np.float64)
-    frames = [c.bbox.frame if c.bbox is not None else None for c in grid.cells] + [None]
+    if any(c.bbox is not None for c in grid.cells):
+        boxes = np.array([(c.bbox.x1, c.bbox.y1, c.bbox.x2, c.bbox.y2) if c.bbox is not None
+                          else (0.0, 0.0, 0.0, 0.0) for c in grid.cells] + [(0.0, 0.0, 0.0, 0.0)], dtype=np.float64)
+        frames = [c.bbox.frame if c.bbox is not None else None for c in grid.cells] + [None]
+    else:
+        boxes = np.zeros((len(grid.cells) + 1, 4))
+        frames = [None] * (len(grid.cells) + 1)
     box_index = np.where(grid.cell_of >= 0, grid.cell_of, len(grid.cells))
     return PreparedTable(grid.cell_of.size, grid.shape, spans, span_index, list(distinct), text_index,
                          boxes, frames, box_index)

@@ -19,8 +19,9 @@ Computed here without a Python step per pair:
 * for the others, each character of ``a`` is a bit mask of the positions of
   ``b`` holding it (64 positions a word); runs of matches along diagonals are
   found by shifting and and-ing these masks, all pairs and all pending
-  sub-ranges of one round together; a pair is finished once its matched
-  characters reach its LCS.
+  sub-ranges of one round together, and the few runs still growing after a
+  few characters are finished by comparing the characters after them; a pair
+  is finished once its matched characters reach its LCS.
 """
 
 from __future__ import annotations
@@ -183,15 +184,18 @@ def _rounds(a: _Flat, b: _Flat, a_char, masks, mask_base, pa, pb, bound, extend,
             e &= (in_range[:, 0] if e.ndim == 1 else in_range)[row_task]
         whole = False
 
-        size, end_row, end_bits = _longest_runs(e, row_task, len(task_pair))
+        tail = None
+        if extend is None:  # (with popular characters, runs and equal characters differ)
+            b_first = b.start[pb[task_pair]]
+            tail = _Tails(a.codes, b.codes, a_index, b_first, a_start[task_pair] + ahi, b_first + bhi)
+        size, end_row, end_j = _longest_runs(e, row_task, len(task_pair), tail)
         end_i = end_row - ends + lengths + alo
-        end_j = _lowest_bit(end_bits)
         i0 = np.where(size > 0, end_i - size + 1, alo)
         j0 = np.where(size > 0, end_j - size + 1, blo)
         if extend is not None:
             i0, j0, size = _extend(a, b, pa[task_pair], pb[task_pair], extend[task_pair],
                                    alo, ahi, blo, bhi, i0, j0, size)
-        np.add.at(matched, task_pair, size)
+        matched += np.bincount(task_pair, weights=size, minlength=len(matched)).astype(np.int64)
         # the ranges left and right of each block, for pairs still short of their LCS; a block
         # of 1 was the range's first match, so nothing left of it matches (unless it was extended)
         open_pair = (size > 0) & (matched[task_pair] < bound[task_pair])
@@ -207,13 +211,18 @@ def _rounds(a: _Flat, b: _Flat, a_char, masks, mask_base, pa, pb, bound, extend,
     return matched
 
 
-def _longest_runs(e: np.ndarray, row_task: np.ndarray, n_tasks: int):
+# Runs still growing at this length are finished by comparing characters (:class:`_Tails`).
+_TAIL_FROM = 4
+
+
+def _longest_runs(e: np.ndarray, row_task: np.ndarray, n_tasks: int, tail: _Tails | None = None):
     """The masks ``e`` (rows[, words]) of ranges laid end to end, an empty row
     after each, ``row_task`` each row's range: for each range, the length of
-    its longest diagonal run of set bits, the row where the first such run (in
-    row order, then bit order) ends, and that row's run mask; 0 length where no
-    bit is set. Runs one longer are the rows whose previous row's runs, shifted
-    by a bit, meet a match: only rows still holding a run go on to the next length."""
+    its longest diagonal run of set bits, and the row and the bit where the
+    first such run (in row order, then bit order) ends; 0 length where no bit
+    is set. Runs one longer are the rows whose previous row's runs, shifted by
+    a bit, meet a match: only rows still holding a run go on to the next
+    length; from :data:`_TAIL_FROM` on, ``tail`` finishes the runs left."""
     size = np.zeros(n_tasks, dtype=np.int64)
     end_row = np.zeros(n_tasks, dtype=np.int64)
     end_bits = np.zeros((n_tasks, *e.shape[1:]), dtype=np.uint64)
@@ -221,7 +230,11 @@ def _longest_runs(e: np.ndarray, row_task: np.ndarray, n_tasks: int):
     runs = e[rows]
     tasks = row_task[rows]  # a run stays in its range: carried along
     length = 1
+    finished = None
     while len(rows):
+        if tail is not None and length >= _TAIL_FROM:
+            finished = tail.finish(rows, runs, tasks, length)
+            break
         first = np.empty(len(tasks), dtype=bool)
         first[0] = True
         np.not_equal(tasks[1:], tasks[:-1], out=first[1:])
@@ -239,7 +252,49 @@ def _longest_runs(e: np.ndarray, row_task: np.ndarray, n_tasks: int):
         runs = shifted[live]
         tasks = tasks[live]
         length += 1
-    return size, end_row, end_bits
+    end_j = _lowest_bit(end_bits)
+    if finished is not None:
+        task, size[task], end_row[task], end_j[task] = finished
+    return size, end_row, end_j
+
+
+class _Tails:
+    """Finishes runs that are still growing: each one's end is extended by as
+    many characters as a and b have equal after it, within the range. Where
+    runs are long (a text repeated whole, a long label), this takes one step
+    where growing them a length at a time takes one step a character."""
+
+    def __init__(self, a_codes, b_codes, row_a, task_b, a_limit, b_limit):
+        self.a_codes, self.b_codes = a_codes, b_codes
+        self.row_a = row_a  # each row's character's index in a_codes
+        self.task_b = task_b  # each range's b's first character's index in b_codes
+        self.a_limit, self.b_limit = a_limit, b_limit  # the ends of each range, as indices in the codes
+
+    def finish(self, rows, runs, tasks, length):
+        """For the ranges of ``tasks``, whose ``runs`` of ``length`` end in ``rows``:
+        (ranges, their longest run's length, the row and the bit where the first one ends)."""
+        words = runs.reshape(len(runs), -1)
+        bits = (words[:, :, None] >> np.arange(_WORD, dtype=np.uint64)) & _ONE
+        which, j = np.nonzero(bits.reshape(len(runs), -1))
+        row, task = rows[which], tasks[which]
+        a_pos = self.row_a[row]
+        b_pos = self.task_b[task] + j
+        room = np.minimum(self.a_limit[task] - a_pos, self.b_limit[task] - b_pos) - 1
+        width = int(room.max())
+        if width > 0:
+            step = np.arange(1, width + 1)
+            same = (self.a_codes[np.minimum(a_pos[:, None] + step, len(self.a_codes) - 1)]
+                    == self.b_codes[np.minimum(b_pos[:, None] + step, len(self.b_codes) - 1)])
+            same &= step <= room[:, None]
+            extension = np.where(same.all(axis=1), width, same.argmin(axis=1))
+        else:
+            extension = np.zeros(len(row), dtype=np.int64)
+        # a run of the longest length is found from its length-th character alone; of those, the first end
+        total = length + extension
+        end, end_j = row + extension, j + extension
+        order = np.lexsort((end_j, end, -total, task))
+        first = order[np.r_[True, task[order][1:] != task[order][:-1]]]
+        return task[first], total[first], end[first], end_j[first]
 
 
 def _lowest_bit(bits: np.ndarray) -> np.ndarray:
