@@ -286,36 +286,39 @@ def _row_and_column_scores(similarities: list[np.ndarray], true_indexes: list[np
     return np.stack(row_scores), np.stack(col_scores)
 
 
-def _align_outer(inner: np.ndarray) -> tuple[list[int], list[int]]:
-    """Aligned true and predicted indices of the outer DP over ``inner`` (n, m),
-    traced back as the reference does: diagonal first, then up (skip a true
-    index), then left."""
-    n, m = inner.shape
-    scores = np.zeros((n + 1, m + 1))
+def _align_outer(inner: np.ndarray) -> list[tuple[list[int], list[int]]]:
+    """For each kind (``inner`` is (kinds, n, m)): the aligned true and predicted
+    indices of the outer DP, traced back as the reference does: diagonal first,
+    then up (skip a true index), then left. The DP of all kinds advances together."""
+    kinds, n, m = inner.shape
+    scores = np.zeros((kinds, n + 1, m + 1))
     for i in range(n):
-        step = scores[i, :-1] + inner[i]
-        np.maximum(step, scores[i, 1:], out=step)
-        np.maximum.accumulate(step, out=scores[i + 1, 1:])
-    diagonal = scores[:-1, :-1] + inner
-    here = scores[1:, 1:]
-    pointer = np.where(diagonal == here, 0, np.where(scores[:-1, 1:] == here, -1, 1)).astype(np.int8)
-    i, j = n, m
-    true_idx: list[int] = []
-    pred_idx: list[int] = []
-    while i > 0 and j > 0:
-        p = pointer[i - 1, j - 1]
-        if p == 0:
-            i -= 1
-            j -= 1
-            true_idx.append(i)
-            pred_idx.append(j)
-        elif p == -1:
-            i -= 1
-        else:
-            j -= 1
-    true_idx.reverse()
-    pred_idx.reverse()
-    return true_idx, pred_idx
+        step = scores[:, i, :-1] + inner[:, i]
+        np.maximum(step, scores[:, i, 1:], out=step)
+        np.maximum.accumulate(step, axis=1, out=scores[:, i + 1, 1:])
+    diagonal = scores[:, :-1, :-1] + inner
+    here = scores[:, 1:, 1:]
+    pointers = np.where(diagonal == here, 0, np.where(scores[:, :-1, 1:] == here, -1, 1)).astype(np.int8)
+    out = []
+    for pointer in pointers:
+        i, j = n, m
+        true_idx: list[int] = []
+        pred_idx: list[int] = []
+        while i > 0 and j > 0:
+            p = pointer[i - 1, j - 1]
+            if p == 0:
+                i -= 1
+                j -= 1
+                true_idx.append(i)
+                pred_idx.append(j)
+            elif p == -1:
+                i -= 1
+            else:
+                j -= 1
+        true_idx.reverse()
+        pred_idx.reverse()
+        out.append((true_idx, pred_idx))
+    return out
 
 
 def matched_similarities(similarities: list[np.ndarray], true_indexes: list[np.ndarray],
@@ -329,9 +332,8 @@ def matched_similarities(similarities: list[np.ndarray], true_indexes: list[np.n
         return [0.0] * len(similarities)
     row_scores, col_scores = _row_and_column_scores(similarities, true_indexes, pred_indexes)
     out = []
-    for k, (sim, true_index, pred_index) in enumerate(zip(similarities, true_indexes, pred_indexes)):
-        true_rows, pred_rows = _align_outer(row_scores[k])
-        true_cols, pred_cols = _align_outer(col_scores[k])
+    for (sim, true_index, pred_index), (true_rows, pred_rows), (true_cols, pred_cols) in zip(
+            zip(similarities, true_indexes, pred_indexes), _align_outer(row_scores), _align_outer(col_scores)):
         if not true_rows or not true_cols:
             out.append(0.0)
             continue
