@@ -188,7 +188,7 @@ def _rounds(a: _Flat, b: _Flat, a_char, masks, mask_base, pa, pb, bound, extend,
         if extend is None:  # (with popular characters, runs and equal characters differ)
             b_first = b.start[pb[task_pair]]
             tail = _Tails(a.codes, b.codes, a_index, b_first, a_start[task_pair] + ahi, b_first + bhi)
-        size, end_row, end_j = _longest_runs(e, row_task, len(task_pair), tail)
+        size, end_row, end_j = _longest_runs(e, row_task, ends - lengths, tail)
         end_i = end_row - ends + lengths + alo
         i0 = np.where(size > 0, end_i - size + 1, alo)
         j0 = np.where(size > 0, end_j - size + 1, blo)
@@ -215,36 +215,53 @@ def _rounds(a: _Flat, b: _Flat, a_char, masks, mask_base, pa, pb, bound, extend,
 _TAIL_FROM = 4
 
 
-def _longest_runs(e: np.ndarray, row_task: np.ndarray, n_tasks: int, tail: _Tails | None = None):
+def _longest_runs(e: np.ndarray, row_task: np.ndarray, starts: np.ndarray, tail: _Tails | None = None):
     """The masks ``e`` (rows[, words]) of ranges laid end to end, an empty row
-    after each, ``row_task`` each row's range: for each range, the length of
-    its longest diagonal run of set bits, and the row and the bit where the
-    first such run (in row order, then bit order) ends; 0 length where no bit
-    is set. Runs one longer are the rows whose previous row's runs, shifted by
-    a bit, meet a match: only rows still holding a run go on to the next
-    length; from :data:`_TAIL_FROM` on, ``tail`` finishes the runs left."""
+    after each, ``row_task`` each row's range, ``starts`` each range's first
+    row: for each range, the length of its longest diagonal run of set bits,
+    and the row and the bit where the first such run (in row order, then bit
+    order) ends; 0 length where no bit is set.
+
+    Runs of 2 are the rows where the previous row, shifted by a bit, meets a
+    match; the first row of each range holding a run of 1 or 2 is found for
+    all rows at once. Longer runs grow a length at a time on the rows still
+    holding one; from :data:`_TAIL_FROM` on, ``tail`` finishes those left."""
+    n_tasks = len(starts)
     size = np.zeros(n_tasks, dtype=np.int64)
     end_row = np.zeros(n_tasks, dtype=np.int64)
     end_bits = np.zeros((n_tasks, *e.shape[1:]), dtype=np.uint64)
-    rows = np.flatnonzero(_nonzero_rows(e))
-    runs = e[rows]
+    n_rows = len(e)
+    index = np.arange(n_rows)
+    none = n_rows  # "no such row"
+    pairs = _shifted(e[:-1])
+    pairs &= e[1:]  # pairs[k]: runs of 2 ending at row k + 1
+    for length, held, offset in ((1, e, 0), (2, pairs, 1)):
+        first = np.minimum.reduceat(np.where(_nonzero_rows(held), index[:len(held)], none), starts)
+        found = first < none
+        if length == 2:
+            found &= first >= starts  # (a range's first row holds no run of 2; its slot reads the row before)
+        size[found] = length
+        end_row[found] = first[found] + offset
+        end_bits[found] = held[first[found]]
+    rows = np.flatnonzero(_nonzero_rows(pairs))
+    runs = pairs[rows]
+    rows += 1
     tasks = row_task[rows]  # a run stays in its range: carried along
-    length = 1
+    length = 2
     finished = None
     while len(rows):
-        if tail is not None and length >= _TAIL_FROM:
-            finished = tail.finish(rows, runs, tasks, length)
-            break
-        first = np.empty(len(tasks), dtype=bool)
-        first[0] = True
-        np.not_equal(tasks[1:], tasks[:-1], out=first[1:])
-        task = tasks[first]
-        size[task] = length
-        end_row[task] = rows[first]
-        end_bits[task] = runs[first]
-        shifted = runs << _ONE
-        if runs.ndim > 1:
-            shifted[:, 1:] |= runs[:, :-1] >> _SIXTY_THREE
+        if length > 2:
+            if tail is not None and length >= _TAIL_FROM:
+                finished = tail.finish(rows, runs, tasks, length)
+                break
+            first = np.empty(len(tasks), dtype=bool)
+            first[0] = True
+            np.not_equal(tasks[1:], tasks[:-1], out=first[1:])
+            task = tasks[first]
+            size[task] = length
+            end_row[task] = rows[first]
+            end_bits[task] = runs[first]
+        shifted = _shifted(runs)
         rows += 1
         shifted &= e[rows]
         live = _nonzero_rows(shifted)
@@ -256,6 +273,14 @@ def _longest_runs(e: np.ndarray, row_task: np.ndarray, n_tasks: int, tail: _Tail
     if finished is not None:
         task, size[task], end_row[task], end_j[task] = finished
     return size, end_row, end_j
+
+
+def _shifted(x: np.ndarray) -> np.ndarray:
+    """Masks (rows[, words]) shifted up by a bit, carried across words."""
+    out = x << _ONE
+    if x.ndim > 1:
+        out[:, 1:] |= x[:, :-1] >> _SIXTY_THREE
+    return out
 
 
 class _Tails:
