@@ -49,11 +49,35 @@ class LocalProcesses:
         pass
 
     def map(self, function: Callable, items: list, workers: int) -> Iterator:
-        """``function(item)`` for each item in ``workers`` processes, in the items' order."""
+        """``function(item)`` for each item in ``workers`` processes, in the items' order.
+        Chunks are sent as earlier ones come back, a few a worker ahead: the
+        records waiting to be taken stay few, however long the corpus (a pool's own
+        ``map`` sends every chunk at once, and its results pile up)."""
+        from collections import deque
         from concurrent.futures import ProcessPoolExecutor  # (here: imports a single job does not need)
 
+        size = max(1, min(LOCAL_CHUNK, len(items) // (workers * 32)))
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            yield from pool.map(function, items, chunksize=max(1, len(items) // (workers * 32)))
+            pending: deque = deque()
+            try:
+                for start in range(0, len(items), size):
+                    pending.append(pool.submit(_chunk, function, items[start:start + size]))
+                    if len(pending) >= workers * CHUNKS_AHEAD:
+                        yield from pending.popleft().result()
+                while pending:
+                    yield from pending.popleft().result()
+            finally:
+                for future in pending:  # (stopped early: what was not started is not)
+                    future.cancel()
+
+
+# Documents a chunk sent to a local worker at most, and chunks a worker ahead.
+LOCAL_CHUNK = 64
+CHUNKS_AHEAD = 4
+
+
+def _chunk(function: Callable, items: list) -> list:
+    return [function(item) for item in items]
 
 
 class DaskCluster:
