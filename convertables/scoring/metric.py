@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from .pairing import Pairing
     from .report import Summary
 
-METRIC_MODULES = ("structure", "region", "marmot", "ctdar", "teds")
+METRIC_MODULES = ("structure", "region", "marmot", "ctdar", "teds", "grits")
 """The modules of ``convertables.scoring`` that declare metrics (``METRICS``), in the order listed."""
 
 VARIANT = Option("variant", "--variant", str, "The metric's variant (see each metric; default: its first).",

@@ -5,7 +5,8 @@ how they pair a document's tables, what their records hold, how they aggregate.
   in document order, takes the remaining result table on the same page
   (``--ignore-page``: any page) with the highest first score (the first on
   ties, even at 0). Ground-truth tables left without one, and result tables
-  left over, are records of their own scoring 0 on every score.
+  left over, are records of their own scoring 0 on every score (a metric may
+  leave a score it cannot give such a table empty: GriTS_Loc without boxes).
 * **Records**: a document's ``tables`` (each with ``gt_table``, ``result_table``
   and the scores), its mean of each score over those records, and ``f1``, the
   mean of the first score (what picks among a document's candidates).
@@ -13,7 +14,7 @@ how they pair a document's tables, what their records hold, how they aggregate.
   all documents (``table_mean``: the papers' convention, PubTabNet's and
   PubTables-1M's), and ``document_mean`` the mean over documents of their
   means. A document with no table on either side has no records and counts in
-  neither.
+  neither. A score a table pair does not have (None) is left out of its means.
 """
 
 from __future__ import annotations
@@ -37,9 +38,13 @@ class TableSimilarityMetric(Metric):
         """What :meth:`table_scores` needs of a table, made once per table."""
         raise NotImplementedError
 
-    def table_scores(self, gt: Any, result: Any, settings: ScoreSettings) -> dict[str, float]:
+    def table_scores(self, gt: Any, result: Any, settings: ScoreSettings) -> dict[str, float | None]:
         """The scores of a ground-truth table against a result table (both prepared)."""
         raise NotImplementedError
+
+    def unpaired_scores(self, table: Any, settings: ScoreSettings) -> dict[str, float | None]:
+        """The scores of a table (prepared) left without a partner: 0 on every score."""
+        return dict.fromkeys(self.scores, 0.0)
 
     # -- one document ------------------------------------------------------------------------
 
@@ -49,7 +54,6 @@ class TableSimilarityMetric(Metric):
         gt_prepared = [self.prepare(table, gt, settings) for table in gt.tables]
         result_prepared = [self.prepare(table, result, settings) for table in result.tables]
         remaining = list(range(len(result.tables)))
-        zero = dict.fromkeys(self.scores, 0.0)
         first = self.scores[0]
         records = []
         for g, table in enumerate(gt.tables):
@@ -61,19 +65,19 @@ class TableSimilarityMetric(Metric):
                 if best is None or scores[first] > best[1][first]:
                     best = (r, scores)
             if best is None:
-                records.append({"gt_table": table.id, "result_table": None, **zero})
+                records.append({"gt_table": table.id, "result_table": None,
+                                **self.unpaired_scores(gt_prepared[g], settings)})
             else:
                 remaining.remove(best[0])
                 records.append({"gt_table": table.id, "result_table": result.tables[best[0]].id, **best[1]})
-        records += [{"gt_table": None, "result_table": result.tables[r].id, **zero} for r in remaining]
+        records += [{"gt_table": None, "result_table": result.tables[r].id,
+                     **self.unpaired_scores(result_prepared[r], settings)} for r in remaining]
         means = self._means(records)
         return {"tables": records, "table_count": len(records), **means,
                 "f1": means[first] if records else 1.0}
 
     def _means(self, records: list[dict]) -> dict[str, float | None]:
-        if not records:
-            return dict.fromkeys(self.scores)
-        return {name: sum(record[name] for record in records) / len(records) for name in self.scores}
+        return {name: _mean([record[name] for record in records]) for name in self.scores}
 
     # -- the corpus --------------------------------------------------------------------------
 
@@ -83,8 +87,7 @@ class TableSimilarityMetric(Metric):
         return {
             "total": {"documents": len(records), "tables": len(tables), **self._means(tables)},
             "document_mean": {"documents": len(scored),
-                              **{name: (sum(r[name] for r in scored) / len(scored) if scored else None)
-                                 for name in self.scores}},
+                              **{name: _mean([r[name] for r in scored]) for name in self.scores}},
         }
 
     # -- presenting --------------------------------------------------------------------------
@@ -108,6 +111,12 @@ class TableSimilarityMetric(Metric):
             yield [record["document"], record["gt_file"], record["result_file"] or "",
                    record.get("table_count", ""), *(_csv(record.get(name, "")) for name in self.scores),
                    record.get("error", record.get("skipped", "")), "\n".join(record.get("warnings", ()))]
+
+
+def _mean(values: list[float | None]) -> float | None:
+    """The mean of the values given (None: not given); None if there are none."""
+    given = [value for value in values if value is not None]
+    return sum(given) / len(given) if given else None
 
 
 def _shown(value: float | None) -> str:

@@ -1,0 +1,332 @@
+"""How many characters ``difflib.SequenceMatcher(None, a, b)`` matches, for many pairs at once.
+
+GriTS_Con (:mod:`convertables.scoring.grits`) counts the characters of the
+matching blocks of Python's ``difflib`` (the Ratcliff/Obershelp match), which
+is greedy: it takes the longest common block (the first in ``a``, then in
+``b``, on ties), then matches what lies left of it and what lies right of it
+in the same way. That can match fewer characters than the longest common
+subsequence (LCS): ``"255.1"`` and ``"71.715"`` match 1, their LCS is 2.
+``difflib`` also has "autojunk": where ``b`` has 200 characters or more, a
+character occurring more than ``len(b) // 100 + 1`` times in it is *popular*
+and cannot start or continue a block; a block found is then extended by equal
+characters on both sides, popular or not.
+
+Computed here without a Python step per pair:
+
+* the LCS of every pair (rapidfuzz, compiled) bounds the greedy match from
+  above, and settles pairs whose LCS is 0 or 1 (one common character is one
+  block) unless ``b`` has popular characters;
+* for the others, each character of ``a`` is a bit mask of the positions of
+  ``b`` holding it (64 positions a word); runs of matches along diagonals are
+  found by shifting and and-ing these masks, all pairs and all pending
+  sub-ranges of one round together, and the few runs still growing after a
+  few characters are finished by comparing the characters after them; a pair
+  is finished once its matched characters reach its LCS.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+_WORD = 64
+# _LOW[n]: the n lowest bits set (n = 0 ... 64)
+_LOW = np.array([(1 << n) - 1 for n in range(_WORD + 1)], dtype=np.uint64)
+_ONE = np.uint64(1)
+_SIXTY_THREE = np.uint64(63)
+_ROW_BUDGET = 1 << 20  # words of masks laid out at once
+_TABLE_BUDGET = 1 << 23  # words of the (b, character) -> mask table at once
+
+
+def popular_characters(b: str) -> set[str]:
+    """The characters difflib's autojunk takes out of ``b``'s index."""
+    n = len(b)
+    if n < 200:
+        return set()
+    limit = n // 100 + 1
+    counts: dict[str, int] = {}
+    for ch in b:
+        counts[ch] = counts.get(ch, 0) + 1
+    return {ch for ch, count in counts.items() if count > limit}
+
+
+class _Flat:
+    """Texts' code points laid end to end: ``codes[start[k] + i]`` is ``texts[k][i]``."""
+
+    def __init__(self, texts: Sequence[str]):
+        self.length = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
+        self.start = np.cumsum(self.length) - self.length
+        joined = "".join(texts).encode("utf-32-le", "surrogatepass")
+        self.codes = np.frombuffer(joined, dtype=np.uint32).astype(np.int64)
+
+
+def matched_characters(a_texts: Sequence[str], b_texts: Sequence[str]) -> np.ndarray:
+    """(len(a_texts), len(b_texts)): for each pair, the total size of
+    ``difflib.SequenceMatcher(None, a, b).get_matching_blocks()``."""
+    from rapidfuzz.distance import LCSseq
+    from rapidfuzz.process import cdist
+
+    n_a, n_b = len(a_texts), len(b_texts)
+    if n_a == 0 or n_b == 0:
+        return np.zeros((n_a, n_b), dtype=np.int64)
+    lcs = cdist(list(a_texts), list(b_texts), scorer=LCSseq.similarity, processor=None,
+                dtype=np.int32, workers=1)
+    popular = [popular_characters(b) if len(b) >= 200 else None for b in b_texts]
+    has_popular = np.array([bool(p) for p in popular])
+    greedy = lcs >= 2
+    if has_popular.any():
+        greedy |= (lcs >= 1) & has_popular[None, :]
+    matched = lcs
+    if greedy.any():
+        pa, pb = np.nonzero(greedy)
+        matched[pa, pb] = _greedy(a_texts, b_texts, pa, pb, lcs[pa, pb], popular)
+    return matched
+
+
+def _greedy(a_texts, b_texts, pa: np.ndarray, pb: np.ndarray, bound: np.ndarray, popular) -> np.ndarray:
+    """difflib's matched characters for the pairs ``(a_texts[pa[k]], b_texts[pb[k]])``,
+    ``bound`` their LCS; pairs grouped by the words of ``b``'s masks."""
+    a = _Flat(a_texts)
+    b = _Flat(b_texts)
+    chars = np.unique(b.codes)
+    # each character of the a texts as its index in chars; len(chars): in no b (and one more, past the end)
+    a_char = np.searchsorted(chars, a.codes)
+    a_char[(a_char == len(chars)) | (chars[np.minimum(a_char, len(chars) - 1)] != a.codes)] = len(chars)
+    a_char = np.append(a_char, len(chars))
+    words = (b.length + _WORD - 1) // _WORD
+    pair_words = words[pb]
+    out = np.zeros(len(pa), dtype=np.int64)
+    for w in np.unique(pair_words).tolist():
+        in_group = np.flatnonzero(pair_words == w)
+        used = np.zeros(len(b_texts), dtype=bool)
+        used[pb[in_group]] = True
+        b_used = np.flatnonzero(used)
+        per_table = max(1, _TABLE_BUDGET // ((len(chars) + 1) * w))
+        for at in range(0, len(b_used), per_table):
+            b_chunk = b_used[at:at + per_table]
+            local = np.full(len(b_texts), -1, dtype=np.int64)
+            local[b_chunk] = np.arange(len(b_chunk))
+            masks = _masks(b, b_chunk, chars, w, popular)
+            members = in_group[local[pb[in_group]] >= 0]
+            rows = np.cumsum(a.length[pa[members]] + 1) * w
+            first = 0
+            while first < len(members):
+                before = int(rows[first - 1]) if first else 0
+                last = max(first + 1, int(np.searchsorted(rows, before + _ROW_BUDGET, side="right")))
+                batch = members[first:last]
+                extend = np.array([bool(popular[j]) for j in pb[batch].tolist()]) if any(
+                    popular[j] for j in b_chunk.tolist()) else None
+                out[batch] = _rounds(a, b, a_char, masks, local[pb[batch]] * (len(chars) + 1),
+                                     pa[batch], pb[batch], bound[batch], extend, w)
+                first = last
+    return out
+
+
+def _masks(b: _Flat, b_chunk: np.ndarray, chars: np.ndarray, n_words: int, popular) -> np.ndarray:
+    """For each b of ``b_chunk`` and each character of ``chars`` (and one for
+    "none"), the mask of its positions in b, popular characters left out:
+    ``(len(b_chunk) * (len(chars) + 1), words)``, or one word a row without
+    the second axis where one word holds every b."""
+    lengths = b.length[b_chunk]
+    owner = np.repeat(np.arange(len(b_chunk)), lengths)
+    pos = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    codes = b.codes[np.repeat(b.start[b_chunk], lengths) + pos]
+    if any(popular[j] for j in b_chunk.tolist()):
+        keep = np.ones(len(codes), dtype=bool)
+        for k, j in enumerate(b_chunk.tolist()):
+            if popular[j]:
+                here = owner == k
+                keep[here] = ~np.isin(codes[here], np.array([ord(c) for c in popular[j]], dtype=np.int64))
+        owner, pos, codes = owner[keep], pos[keep], codes[keep]
+    masks = np.zeros((len(b_chunk) * (len(chars) + 1), n_words), dtype=np.uint64)
+    np.bitwise_or.at(masks, (owner * (len(chars) + 1) + np.searchsorted(chars, codes), pos // _WORD),
+                     np.left_shift(_ONE, (pos % _WORD).astype(np.uint64)))
+    return masks[:, 0].copy() if n_words == 1 else masks
+
+
+def _nonzero_rows(x: np.ndarray) -> np.ndarray:
+    return x != 0 if x.ndim == 1 else x.any(axis=1)
+
+
+def _rounds(a: _Flat, b: _Flat, a_char, masks, mask_base, pa, pb, bound, extend, n_words: int) -> np.ndarray:
+    """difflib's greedy match of a batch of pairs, ``masks[mask_base[k] + c]``
+    being the mask of character ``c`` in pair k's b.
+
+    Each round takes the pending ranges (one per pair at first; a pair's
+    ranges never share a row of a) and lays their rows of a end to end, each
+    range followed by an empty row, as one array of masks (rows, words): a
+    diagonal run of matches is then a run of rows, each mask the previous one
+    shifted by a bit, and never crosses from one range into the next."""
+    word_starts = np.arange(n_words, dtype=np.int64) * _WORD
+    a_start = a.start[pa]
+    matched = np.zeros(len(pa), dtype=np.int64)
+    # pending ranges: pair, alo, ahi, blo, bhi
+    task_pair = np.arange(len(pa))
+    alo = np.zeros(len(pa), dtype=np.int64)
+    ahi = a.length[pa]
+    blo = np.zeros(len(pa), dtype=np.int64)
+    bhi = b.length[pb]
+    whole = True
+    while len(task_pair):
+        lengths = ahi - alo + 1
+        ends = np.cumsum(lengths)
+        row_task = np.repeat(np.arange(len(task_pair)), lengths)
+        # each row's character of a (the empty row after a range reads past it, then is cleared)
+        a_index = (a_start[task_pair] + alo - ends + lengths)[row_task]
+        a_index += np.arange(len(row_task))
+        e = masks[mask_base[task_pair][row_task] + a_char[a_index]]
+        e[ends - 1] = 0
+        if not whole:  # only the bits blo..bhi-1 of each range
+            lo = np.clip(blo[:, None] - word_starts[None, :], 0, _WORD)
+            hi = np.clip(bhi[:, None] - word_starts[None, :], 0, _WORD)
+            in_range = _LOW[hi] & ~_LOW[lo]
+            e &= (in_range[:, 0] if e.ndim == 1 else in_range)[row_task]
+        whole = False
+
+        tail = None
+        if extend is None:  # (with popular characters, runs and equal characters differ)
+            b_first = b.start[pb[task_pair]]
+            tail = _Tails(a.codes, b.codes, a_index, b_first, a_start[task_pair] + ahi, b_first + bhi)
+        size, end_row, end_j = _longest_runs(e, row_task, len(task_pair), tail)
+        end_i = end_row - ends + lengths + alo
+        i0 = np.where(size > 0, end_i - size + 1, alo)
+        j0 = np.where(size > 0, end_j - size + 1, blo)
+        if extend is not None:
+            i0, j0, size = _extend(a, b, pa[task_pair], pb[task_pair], extend[task_pair],
+                                   alo, ahi, blo, bhi, i0, j0, size)
+        matched += np.bincount(task_pair, weights=size, minlength=len(matched)).astype(np.int64)
+        # the ranges left and right of each block, for pairs still short of their LCS; a block
+        # of 1 was the range's first match, so nothing left of it matches (unless it was extended)
+        open_pair = (size > 0) & (matched[task_pair] < bound[task_pair])
+        left = open_pair & (alo < i0) & (blo < j0) & ((size > 1) | (extend is not None))
+        right = open_pair & (i0 + size < ahi) & (j0 + size < bhi)
+        task_pair, alo, ahi, blo, bhi = (
+            np.concatenate([task_pair[left], task_pair[right]]),
+            np.concatenate([alo[left], (i0 + size)[right]]),
+            np.concatenate([i0[left], ahi[right]]),
+            np.concatenate([blo[left], (j0 + size)[right]]),
+            np.concatenate([j0[left], bhi[right]]),
+        )
+    return matched
+
+
+# Runs still growing at this length are finished by comparing characters (:class:`_Tails`).
+_TAIL_FROM = 4
+
+
+def _longest_runs(e: np.ndarray, row_task: np.ndarray, n_tasks: int, tail: _Tails | None = None):
+    """The masks ``e`` (rows[, words]) of ranges laid end to end, an empty row
+    after each, ``row_task`` each row's range: for each range, the length of
+    its longest diagonal run of set bits, and the row and the bit where the
+    first such run (in row order, then bit order) ends; 0 length where no bit
+    is set. Runs one longer are the rows whose previous row's runs, shifted by
+    a bit, meet a match: only rows still holding a run go on to the next
+    length; from :data:`_TAIL_FROM` on, ``tail`` finishes the runs left."""
+    size = np.zeros(n_tasks, dtype=np.int64)
+    end_row = np.zeros(n_tasks, dtype=np.int64)
+    end_bits = np.zeros((n_tasks, *e.shape[1:]), dtype=np.uint64)
+    rows = np.flatnonzero(_nonzero_rows(e))
+    runs = e[rows]
+    tasks = row_task[rows]  # a run stays in its range: carried along
+    length = 1
+    finished = None
+    while len(rows):
+        if tail is not None and length >= _TAIL_FROM:
+            finished = tail.finish(rows, runs, tasks, length)
+            break
+        first = np.empty(len(tasks), dtype=bool)
+        first[0] = True
+        np.not_equal(tasks[1:], tasks[:-1], out=first[1:])
+        task = tasks[first]
+        size[task] = length
+        end_row[task] = rows[first]
+        end_bits[task] = runs[first]
+        shifted = runs << _ONE
+        if runs.ndim > 1:
+            shifted[:, 1:] |= runs[:, :-1] >> _SIXTY_THREE
+        rows += 1
+        shifted &= e[rows]
+        live = _nonzero_rows(shifted)
+        rows = rows[live]
+        runs = shifted[live]
+        tasks = tasks[live]
+        length += 1
+    end_j = _lowest_bit(end_bits)
+    if finished is not None:
+        task, size[task], end_row[task], end_j[task] = finished
+    return size, end_row, end_j
+
+
+class _Tails:
+    """Finishes runs that are still growing: each one's end is extended by as
+    many characters as a and b have equal after it, within the range. Where
+    runs are long (a text repeated whole, a long label), this takes one step
+    where growing them a length at a time takes one step a character."""
+
+    def __init__(self, a_codes, b_codes, row_a, task_b, a_limit, b_limit):
+        self.a_codes, self.b_codes = a_codes, b_codes
+        self.row_a = row_a  # each row's character's index in a_codes
+        self.task_b = task_b  # each range's b's first character's index in b_codes
+        self.a_limit, self.b_limit = a_limit, b_limit  # the ends of each range, as indices in the codes
+
+    def finish(self, rows, runs, tasks, length):
+        """For the ranges of ``tasks``, whose ``runs`` of ``length`` end in ``rows``:
+        (ranges, their longest run's length, the row and the bit where the first one ends)."""
+        words = runs.reshape(len(runs), -1)
+        bits = (words[:, :, None] >> np.arange(_WORD, dtype=np.uint64)) & _ONE
+        which, j = np.nonzero(bits.reshape(len(runs), -1))
+        row, task = rows[which], tasks[which]
+        a_pos = self.row_a[row]
+        b_pos = self.task_b[task] + j
+        room = np.minimum(self.a_limit[task] - a_pos, self.b_limit[task] - b_pos) - 1
+        width = int(room.max())
+        if width > 0:
+            step = np.arange(1, width + 1)
+            same = (self.a_codes[np.minimum(a_pos[:, None] + step, len(self.a_codes) - 1)]
+                    == self.b_codes[np.minimum(b_pos[:, None] + step, len(self.b_codes) - 1)])
+            same &= step <= room[:, None]
+            extension = np.where(same.all(axis=1), width, same.argmin(axis=1))
+        else:
+            extension = np.zeros(len(row), dtype=np.int64)
+        # a run of the longest length is found from its length-th character alone; of those, the first end
+        total = length + extension
+        end, end_j = row + extension, j + extension
+        order = np.lexsort((end_j, end, -total, task))
+        first = order[np.r_[True, task[order][1:] != task[order][:-1]]]
+        return task[first], total[first], end[first], end_j[first]
+
+
+def _lowest_bit(bits: np.ndarray) -> np.ndarray:
+    """The index of the lowest set bit of each mask (rows[, words]); undefined for none."""
+    if bits.ndim == 1:
+        nonzero_word, word = 0, bits
+    else:
+        nonzero_word = (bits != 0).argmax(axis=1)
+        word = bits[np.arange(len(bits)), nonzero_word]
+    lowest = word & (~word + _ONE)
+    return np.frexp(lowest.astype(np.float64))[1].astype(np.int64) - 1 + nonzero_word * _WORD
+
+
+def _extend(a: _Flat, b: _Flat, pa, pb, extend, alo, ahi, blo, bhi, i0, j0, size):
+    """difflib's extension of a block by equal characters on either side, for
+    the tasks whose ``b`` has popular characters (the others never extend)."""
+    i0, j0, size = i0.copy(), j0.copy(), size.copy()
+    a_start, b_start = a.start[pa], b.start[pb]
+    while True:
+        idx = np.flatnonzero(extend & (i0 > alo) & (j0 > blo))
+        if len(idx):
+            idx = idx[a.codes[a_start[idx] + i0[idx] - 1] == b.codes[b_start[idx] + j0[idx] - 1]]
+        if not len(idx):
+            break
+        i0[idx] -= 1
+        j0[idx] -= 1
+        size[idx] += 1
+    while True:
+        idx = np.flatnonzero(extend & (i0 + size < ahi) & (j0 + size < bhi))
+        if len(idx):
+            idx = idx[a.codes[a_start[idx] + i0[idx] + size[idx]] == b.codes[b_start[idx] + j0[idx] + size[idx]]]
+        if not len(idx):
+            break
+        size[idx] += 1
+    return i0, j0, size
