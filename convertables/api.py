@@ -150,6 +150,8 @@ def score(
     html: PathLike | None = None,
     force: bool = False,
     explain: bool = False,
+    executor: str = "local",
+    scheduler: str | None = None,
     spill: bool = False,
     **settings: Any,
 ):
@@ -162,6 +164,10 @@ def score(
     With ``html``, the HTML report is written there too (refusing to replace a
     file without ``force``); with ``explain``, the report keeps what each
     document's cells did (its ``details``), which ``report.write_html(path)`` draws.
+    ``executor="dask"`` scores the documents on the workers of a dask.distributed
+    cluster (the ``dask`` extra): the scheduler at ``scheduler`` (an address such as
+    ``"tcp://10.0.0.5:8786"``), or a local cluster of ``jobs`` worker processes
+    started for the run; the report is the one ``executor="local"`` gives.
     With ``spill``, the records are kept in a temporary file rather than in memory,
     as the command line keeps them (``report.documents`` is then a sequence read
     from it, and ``report.to_json()`` the way to JSON).
@@ -173,10 +179,12 @@ def score(
     1.0
     """
     from .scoring import ScoreSettings, score_paths
+    from .scoring.executors import executor_for
     from .scoring.explain import Details
     from .scoring.runner import score_document_pair
 
     chosen = ScoreSettings(metric, **settings)
+    where = executor_for(executor, scheduler)  # (checked first: a missing extra, a scheduler without dask)
     documents = isinstance(gt, Document) or isinstance(result, Document)
     if documents and not (isinstance(gt, Document) and isinstance(result, Document)):
         raise UsageError("score two documents, or two paths, not one of each")
@@ -198,8 +206,10 @@ def score(
             shard = parse_shard(shard)
         elif shard is not None and not (len(shard) == 2 and 1 <= shard[0] <= shard[1]):
             raise UsageError(f"shard is (K, N) with 1 <= K <= N, not {shard!r}")
-        report = score_paths(gt, result, chosen, jobs, on_document, join=join, shard=tuple(shard) if shard else None,
-                             details=details, spill=spill)
+        with where:  # (a scheduler is reached here: one that cannot be is said before the corpus is read)
+            report = score_paths(gt, result, chosen, jobs, on_document, join=join,
+                                 shard=tuple(shard) if shard else None, details=details, executor=where,
+                                 spill=spill)
     if html is not None:
         report.write_html(html, force=force)
     return report

@@ -402,6 +402,13 @@ def _score_command(
     shard: Annotated[Optional[str], typer.Option("--shard", metavar="K/N", help="Score shard K of N only (the "
                      "documents by a hash of their names, alike on every machine); merge-reports joins the N "
                      "JSON reports.")] = None,
+    executor: Annotated[str, typer.Option("--executor", metavar="local|dask", help="Where documents are scored: "
+                        "local (this process and worker processes here) or dask (the workers of a dask.distributed "
+                        "cluster: --scheduler's, or a local cluster of --jobs worker processes started for the run; "
+                        "needs pip install 'convertables[dask]'). The report is the same.")] = "local",
+    scheduler: Annotated[Optional[str], typer.Option("--scheduler", metavar="ADDRESS", help="With --executor dask: "
+                         "the scheduler's address (e.g. tcp://10.0.0.5:8786); its workers score, reading the files "
+                         "by their paths, and --jobs is not used.")] = None,
     **settings,
 ) -> None:
     """Score results against ground truth.
@@ -421,6 +428,8 @@ def _score_command(
         convertables score --gt gt/ --result results/ --metric region --pdf-dir pdf/ --jobs 2
 
         convertables score --gt gt/ --result results/ --html report.html
+
+        convertables score --gt /data/gt --result /data/res --executor dask --scheduler tcp://10.0.0.5:8786
     """
     from .api import score as score_files
     from .reports import Streams, reporter
@@ -457,11 +466,13 @@ def _score_command(
         explain = html is not None or report == "html"
         if bar is None:
             scored = score_files(gt, result, metric, jobs=jobs, join=join, shard=shard, on_document=on_document,
-                                 explain=explain, spill=True, **given)
+                                 explain=explain, executor=executor, scheduler=scheduler, spill=True,
+                                 **given)
         else:
             with bar:
                 scored = score_files(gt, result, metric, jobs=jobs, join=join, shard=shard,
-                                     on_document=on_document, explain=explain, spill=True, **given)
+                                     on_document=on_document, explain=explain, executor=executor,
+                                     scheduler=scheduler, spill=True, **given)
     except UsageError as exc:
         if lines is not None:
             lines.discard()

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable, TextIO
 
 from . import registry
 from .diagnostics import Diagnostic, Diagnostics, InputError, Severity, UsageError
@@ -295,6 +295,23 @@ class AtomicLines:
         if not self.handle.closed:
             self.handle.close()
         self.tmp.unlink(missing_ok=True)
+
+
+def write_text_atomic(path: Path, write: Callable[[TextIO], None], force: bool = False) -> None:
+    """``write(out)`` writes text (UTF-8) a piece at a time into a file put in
+    place whole, as :class:`AtomicLines` does (InputError where it cannot be)."""
+    import io
+
+    target = AtomicLines(Path(path), force=force)
+    try:
+        text = io.TextIOWrapper(target.handle, encoding="utf-8", newline="")
+        write(text)
+        text.flush()
+        text.detach()
+    except BaseException:
+        target.discard()
+        raise
+    target.close()
 
 
 def _put_in_place(tmp: Path, path: Path, force: bool) -> None:

@@ -43,3 +43,19 @@ def test_instructions_of_every_process_are_added_up():
     )
     assert _module().instructions_in(report) == 882_201_621 + 1_234_567
     assert _module().instructions_in("==7== error: no such file\n") is None
+
+
+def test_the_scale_benchmark_generates_a_corpus_scores_it_and_deletes_it(tmp_path):
+    run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "scale.py"), "--documents", "150", "300",
+                          "--metrics", "structure", "teds", "--jobs", "1", "--tmp", str(tmp_path)],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    rows = [line.split() for line in run.stdout.splitlines() if line.startswith("generated ")]
+    assert [(r[1], r[2]) for r in rows] == [("150", "structure"), ("150", "teds"), ("300", "structure"),
+                                            ("300", "teds")]
+    for _, _, _, workers, seconds, rate, tree, one, report, total in rows:
+        assert workers == "1*" and float(seconds) > 0 and float(rate) > 0  # (--jobs 1: no worker process)
+        assert float(one) > 10 and float(tree) > 10 and float(report) > 0
+        assert 0.5 < float(total) < 1  # (a fifth of the results are the ground truth's; the others differ)
+    assert "structure: 150 -> 300 documents: peak x" in run.stdout
+    assert not list(tmp_path.iterdir())  # (the corpora are deleted)

@@ -301,8 +301,10 @@ def test_no_more_workers_are_started_than_documents_or_four_a_cpu(monkeypatch):
         def __exit__(self, *exc):
             return False
 
-        def map(self, function, items, chunksize=1):
-            return map(function, items)
+        def submit(self, function, *args):
+            done = concurrent.futures.Future()
+            done.set_result(function(*args))
+            return done
 
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Serial)
     monkeypatch.setattr(runner, "score_pair", lambda pair, settings, explain=False: {"document": pair})
@@ -346,3 +348,38 @@ def test_a_misspelt_format_setting_is_refused_not_ignored():
     # a setting given as its default is as one not given: equal, and read alike
     assert ReadOptions(keep_instructions=False) == ReadOptions() and hash(ReadOptions(page=None)) == hash(ReadOptions())
     assert WriteOptions().get("model") == WriteOptions()["model"] == "auto" and "model" not in WriteOptions()
+
+
+def test_local_workers_are_sent_chunks_a_few_ahead_not_all_at_once(monkeypatch):
+    import concurrent.futures
+
+    from convertables.scoring import executors
+
+    in_flight, most = [], [0]
+
+    class Counting:  # the work done here; how many chunks wait at once is counted
+        def __init__(self, max_workers):
+            pass
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def submit(self, function, *args):
+            in_flight.append(1)
+            most[0] = max(most[0], len(in_flight))
+            done = concurrent.futures.Future()
+            done.set_result(function(*args))
+            return done
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Counting)
+    monkeypatch.setattr(executors, "LOCAL_CHUNK", 2)
+    results = []
+    for value in executors.LocalProcesses().map(abs, list(range(-1000, 0)), workers=2):  # chunks of 2
+        results.append(value)
+        if len(results) % 2 == 0:
+            in_flight.pop()  # a chunk taken
+    assert results == [abs(v) for v in range(-1000, 0)]
+    assert most[0] <= 2 * executors.CHUNKS_AHEAD + 1

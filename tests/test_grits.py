@@ -381,3 +381,26 @@ def test_the_benchmark_runs_and_its_tables_cover_every_position_once():
     assert run.returncode == 0, run.stderr
     assert "3 generated tables of 10-40 rows x 5-10 columns" in run.stdout
     assert run.stdout.splitlines()[-1].split()[0] == "convertables"
+
+
+def test_the_html_report_detail_aligns_cells_as_grits_con_aligns_rows_and_columns():
+    from convertables import score
+    from convertables.diagnostics import Diagnostics
+    from convertables.formats.html import read
+    from convertables.model import Document
+    from convertables.scoring.grits import aligned_cells
+
+    gt = read(b"<table><tr><td>a</td><td>b</td></tr><tr><td>c</td><td>d</td></tr>"
+              b"<tr><td colspan=2>e</td></tr></table>", Diagnostics("g")).tables[0]
+    result = read(b"<table><tr><td>a</td><td>b</td></tr><tr><td>e</td><td>x</td></tr></table>",
+                  Diagnostics("r")).tables[0]
+    # Rows 0 and 2 of the ground truth align with the result's rows 0 and 1; c and d's row with none.
+    # The spanning e falls on the result's e and x (e first); x's text shares nothing with e's.
+    (gt_outcome, gt_partners), (result_outcome, result_partners) = aligned_cells(gt, result)
+    assert gt_outcome == "AANNS" and [p[0] for p in gt_partners] == [[0, 1.0], [1, 1.0], [-1, 0.0], [-1, 0.0],
+                                                                      [2, 1.0]]
+    assert result_outcome == "AAAS" and [p[0] for p in result_partners] == [[0, 1.0], [1, 1.0], [4, 1.0],
+                                                                            [4, 0.0]]
+    report = score(Document("d", [gt]), Document("d", [result]), metric="grits", explain=True)
+    detail = report.details.get(0)
+    assert detail["kind"] == "cells" and detail["pairs"][0]["gt"]["outcome"] == "AANNS"

@@ -122,3 +122,19 @@ def test_edited_or_cut_shard_reports_are_refused_in_one_line(tmp_path: Path):
     result = CliRunner().invoke(app, ["merge-reports", str(tmp_path / "s1.json"), str(tmp_path / "nope.json"),
                                       "-o", str(tmp_path / "out.json")])
     assert result.exit_code == 1 and result.output.strip() == f"{tmp_path / 'nope.json'}: error read-failed no such file"
+
+
+@pytest.mark.parametrize("metric, score_name", [("teds", "teds"), ("grits", "grits_con")])
+def test_shards_merge_into_the_one_run_for_the_table_similarity_metrics(tmp_path: Path, metric: str,
+                                                                        score_name: str):
+    gt, res = _corpus(tmp_path)
+    whole = _run("--gt", str(gt), "--result", str(res), "--metric", metric)
+    parts = []
+    for k in (1, 2, 3):
+        path = tmp_path / f"{metric}{k}.json"
+        path.write_text(_run("--gt", str(gt), "--result", str(res), "--metric", metric, "--shard", f"{k}/3"))
+        parts.append(path)
+    merged = CliRunner().invoke(app, ["merge-reports", *map(str, parts)])
+    assert merged.stdout == whole
+    report = json.loads(whole)
+    assert report["total"]["tables"] == 12 and 0 < report["total"][score_name] < 1

@@ -281,17 +281,6 @@ def write_html(report, path: str | os.PathLike, force: bool = False) -> None:
     """Write the page of ``report`` to ``path``, put in place whole (a reader
     sees the old file or the new one); without ``force`` an existing file is
     left alone (InputError ``output-exists``)."""
-    from ..files import AtomicLines
+    from ..files import write_text_atomic
 
-    import io
-
-    target = AtomicLines(Path(path), force=force)
-    try:
-        text = io.TextIOWrapper(target.handle, encoding="utf-8", newline="")  # (the file is written as bytes)
-        write_page(report, text)
-        text.flush()
-        text.detach()
-    except BaseException:
-        target.discard()
-        raise
-    target.close()
+    write_text_atomic(Path(path), lambda out: write_page(report, out), force=force)

@@ -97,6 +97,73 @@ class GritsMetric(TableSimilarityMetric):
 
         return _ordered(unpaired(table), acc_con=0.0)
 
+    def explain(self, gt, result, settings: ScoreSettings, record: dict | None = None, gt_file=None) -> dict:
+        """The paired tables side by side, each cell with the cell its grid
+        positions were aligned to by GriTS_Con's row and column alignments, and
+        the similarity of their texts: ``A`` aligned whole to one cell of the same
+        text, ``S`` in part or to a cell of other text, ``N`` not aligned."""
+        from .explain import default_explain
+
+        detail = default_explain(gt, result, record)
+        gt_tables = {t.id: t for t in gt.tables}
+        result_tables = {t.id: t for t in (result.tables if result is not None else ())}
+        for pair in detail["pairs"]:
+            g = gt_tables.get((pair["gt"] or {}).get("table"))
+            r = result_tables.get((pair["result"] or {}).get("table"))
+            for side, table in (("gt", g), ("result", r)):
+                if pair[side] is not None:  # unpaired until aligned below
+                    pair[side]["outcome"] = "N" * len(pair[side]["cells"])
+                    pair[side]["partners"] = [[[-1, 0.0]] for _ in pair[side]["cells"]]
+            if g is not None and r is not None and pair["gt"]["cells"] and pair["result"]["cells"]:
+                for side, (outcome, partners) in zip(("gt", "result"), aligned_cells(g, r)):
+                    pair[side]["outcome"], pair[side]["partners"] = outcome, partners
+        detail.update(kind="cells", levels=[], measure="similarity of the texts (GriTS_Con's)")
+        return detail
+
+
+def aligned_cells(gt: Table, result: Table) -> tuple[tuple[str, list], tuple[str, list]]:
+    """For each side's cells (in the tables' cell order): an outcome letter, and
+    ``[[partner cell or -1, similarity]]``, from GriTS_Con's alignment of rows
+    and columns (a cell's partner: the cell most of its aligned positions fall on)."""
+    import numpy as np
+
+    from .grits_alignment import _align_outer, _row_and_column_scores, lcs_similarity, prepare, table_grid
+
+    true, pred = prepare(gt), prepare(result)
+    true_grid, pred_grid = table_grid(gt), table_grid(result)
+    similarity = lcs_similarity(true.texts, pred.texts)
+    rows, cols = _row_and_column_scores([similarity], [true.text_index], [pred.text_index])
+    (true_rows, pred_rows), = _align_outer(rows)
+    (true_cols, pred_cols), = _align_outer(cols)
+    text_of_true = {int(k): int(t) for k, t in zip(true_grid.cell_of.ravel(), true.text_index.ravel()) if k >= 0}
+    text_of_pred = {int(k): int(t) for k, t in zip(pred_grid.cell_of.ravel(), pred.text_index.ravel()) if k >= 0}
+
+    def side(grid_from, grid_to, rows_from, rows_to, cols_from, cols_to, text_from, text_to, flip) -> tuple:
+        row_map = np.full(grid_from.shape[0], -1)
+        row_map[rows_from] = rows_to
+        col_map = np.full(grid_from.shape[1], -1)
+        col_map[cols_from] = cols_to
+        outcome, partners = [], []
+        for k in range(len(grid_from.cells)):
+            rs, cs = np.nonzero(grid_from.cell_of == k)
+            hits = [int(grid_to.cell_of[row_map[r], col_map[c]]) for r, c in zip(rs, cs)
+                    if row_map[r] >= 0 and col_map[c] >= 0]
+            landed = [h for h in hits if h >= 0]
+            if not landed:
+                outcome.append("N")
+                partners.append([[-1, 0.0]])
+                continue
+            partner = max(landed, key=landed.count)  # (the first of equals)
+            a, b = text_from[k], text_to[partner]
+            figure = float(similarity[b, a] if flip else similarity[a, b])
+            whole = len(landed) == len(rs) and len(set(landed)) == 1
+            outcome.append("A" if whole and figure == 1.0 else "S")
+            partners.append([[partner, round(figure, 4)]])
+        return "".join(outcome), partners
+
+    return (side(true_grid, pred_grid, true_rows, pred_rows, true_cols, pred_cols, text_of_true, text_of_pred, False),
+            side(pred_grid, true_grid, pred_rows, true_rows, pred_cols, true_cols, text_of_pred, text_of_true, True))
+
 
 def _ordered(scores: dict, acc_con: float) -> dict:
     """The record's scores: the three GriTS and acc_con first, then precisions and recalls."""

@@ -8,6 +8,7 @@ import csv
 import io
 import json
 import sys
+from pathlib import Path
 from typing import Iterable, Iterator, Mapping, NamedTuple, TextIO
 
 from ..diagnostics import Diagnostic, Severity
@@ -293,20 +294,9 @@ def write_csv(report: Mapping, out: TextIO) -> None:
 
 def write_csv_file(report: Mapping, path, force: bool = False) -> None:
     """The per-document CSV into ``path``, put in place whole (InputError where it cannot be)."""
-    from pathlib import Path
+    from ..files import write_text_atomic
 
-    from ..files import AtomicLines
-
-    target = AtomicLines(Path(path), force=force)
-    try:
-        text = io.TextIOWrapper(target.handle, encoding="utf-8", newline="")
-        write_csv(report, text)
-        text.flush()
-        text.detach()
-    except BaseException:
-        target.discard()
-        raise
-    target.close()
+    write_text_atomic(Path(path), lambda out: write_csv(report, out), force=force)
 
 
 def ctdar_csv_rows(report: Mapping) -> Iterator[list]:

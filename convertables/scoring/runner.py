@@ -20,6 +20,7 @@ from ..model import Document
 from ..options import ReadOptions
 from .metric import Metric, ScoreSettings, get_metric
 from .pairing import DocumentPair, Pairing, collect, document_key, pair
+from .executors import DaskCluster, LocalProcesses, executor_for
 from .explain import Details
 from .records import RecordStore
 from .report import ScoreReport
@@ -223,14 +224,30 @@ WORKERS_PER_CPU = 4
 
 def score_documents(
     pairs: list[DocumentPair], settings: ScoreSettings, jobs: int = 1, workers_used: list[int] | None = None,
-    explain: bool = False,
+    explain: bool = False, executor: str | LocalProcesses | DaskCluster | None = None,
 ) -> Iterator[dict]:
     """Records in document order; with ``jobs > 1`` documents are scored in
     worker processes unless the corpus is small (see SERIAL_WORK_S). The number
     of processes that scored (this one, or the workers) is appended to ``workers_used``.
-    ``explain``: each record carries its detail (:func:`score_pair`)."""
+    ``explain``: each record carries its detail (:func:`score_pair`).
+
+    ``executor``: ``local`` (the default: this process and worker processes here)
+    or ``dask``, or an executor of :mod:`.executors`: with dask every document is
+    scored on the cluster's workers (a local cluster of ``jobs`` workers unless the
+    executor names a scheduler); an executor given is used as it is, one named is
+    opened and closed here."""
     if workers_used is not None:
         workers_used.append(1)
+    chosen = executor_for(executor) if executor is None or isinstance(executor, str) else executor
+    if isinstance(chosen, DaskCluster):
+        if not pairs:
+            return
+        if executor is chosen:
+            yield from _score_on_cluster(pairs, settings, jobs, workers_used, explain, chosen)
+        else:
+            with chosen:
+                yield from _score_on_cluster(pairs, settings, jobs, workers_used, explain, chosen)
+        return
     if jobs <= 1 or len(pairs) < 3:
         for p in pairs:
             yield score_pair(p, settings, explain)
@@ -249,14 +266,21 @@ def score_documents(
     rest = pairs[done:]
     if not rest:
         return
-    from concurrent.futures import ProcessPoolExecutor  # (here: imports a single job does not need)
-
     workers = min(jobs, len(rest), WORKERS_PER_CPU * _usable_cpus())
     if workers_used is not None:
         workers_used[-1] = workers
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        yield from pool.map(_score_pair_star, [(p, settings, explain) for p in rest],
-                            chunksize=max(1, len(rest) // (workers * 32)))
+    yield from chosen.map(_score_pair_star, [(p, settings, explain) for p in rest], workers)
+
+
+def _score_on_cluster(pairs: list[DocumentPair], settings: ScoreSettings, jobs: int, workers_used: list[int] | None,
+                      explain: bool, cluster: DaskCluster) -> Iterator[dict]:
+    """Every document scored on the dask cluster's workers, the records in document order."""
+    workers = cluster.start(min(jobs, len(pairs), WORKERS_PER_CPU * _usable_cpus()))
+    if workers_used is not None:
+        workers_used[-1] = workers
+    first = pairs[0].gt_files[0]
+    cluster.check_reaches(str(first.container if isinstance(first, containers.MemberRef) else first))
+    yield from cluster.map(_score_pair_star, ((p, settings, explain) for p in pairs), len(pairs))
 
 
 def _nothing_paired(gt: Path, result: Path, pairing: Pairing, result_files: list[Path]) -> str:
@@ -288,6 +312,7 @@ def score_paths(
     join: bool = False,
     shard: tuple[int, int] | None = None,
     details: Details | None = None,
+    executor: str | LocalProcesses | DaskCluster | None = None,
     spill: bool = False,
 ) -> ScoreReport:
     """Score every result document under ``result`` against the ground truth under ``gt``;
@@ -295,6 +320,7 @@ def score_paths(
     ``shard = (K, N)``, only the documents of shard K of N (:mod:`.shards`); with
     ``details``, each document's detail (:meth:`Metric.explain`) goes there as it
     comes, by its record's position, and the report's ``details`` is it (the HTML report draws them);
+    ``executor``: where the documents are scored (:func:`score_documents`).
     with ``spill``, the records are kept in a temporary file, not in memory (a
     :class:`~.records.RecordStore`: memory flat in the number of documents).
 
@@ -348,7 +374,7 @@ def score_paths(
     error_positions: list[int] = []
     workers: list[int] = []
     for position, record in zip(kept, score_documents([pairing.pairs[i] for i in kept], settings, jobs, workers,
-                                                      explain=details is not None)):
+                                                      explain=details is not None, executor=executor)):
         found = record.pop("diagnostics", ())
         detail = record.pop("detail", None)
         if detail is not None and details is not None:

@@ -20,7 +20,7 @@ how they pair a document's tables, what their records hold, how they aggregate.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
 from ..model import Document, Table
 from .metric import Metric, ScoreSettings
@@ -81,13 +81,26 @@ class TableSimilarityMetric(Metric):
 
     # -- the corpus --------------------------------------------------------------------------
 
-    def aggregate(self, records: list[dict], settings: ScoreSettings) -> dict:
-        tables = [table for record in records for table in record["tables"]]
-        scored = [record for record in records if record["tables"]]
+    def aggregate(self, records: Iterable[dict], settings: ScoreSettings) -> dict:
+        # One walk with running sums: the records may be read back from disk, and
+        # the tables of a million documents are not to be held at once.
+        over_tables = {name: _Mean() for name in self.scores}
+        over_documents = {name: _Mean() for name in self.scores}
+        documents = tables = scored = 0
+        for record in records:
+            documents += 1
+            if record["tables"]:
+                scored += 1
+                for name in self.scores:
+                    over_documents[name].add(record[name])
+            for table in record["tables"]:
+                tables += 1
+                for name in self.scores:
+                    over_tables[name].add(table[name])
         return {
-            "total": {"documents": len(records), "tables": len(tables), **self._means(tables)},
-            "document_mean": {"documents": len(scored),
-                              **{name: _mean([r[name] for r in scored]) for name in self.scores}},
+            "total": {"documents": documents, "tables": tables,
+                      **{name: mean.value() for name, mean in over_tables.items()}},
+            "document_mean": {"documents": scored, **{name: mean.value() for name, mean in over_documents.items()}},
         }
 
     # -- presenting --------------------------------------------------------------------------
@@ -111,6 +124,24 @@ class TableSimilarityMetric(Metric):
             yield [record["document"], record["gt_file"], record["result_file"] or "",
                    record.get("table_count", ""), *(_csv(record.get(name, "")) for name in self.scores),
                    record.get("error", record.get("skipped", "")), "\n".join(record.get("warnings", ()))]
+
+
+class _Mean:
+    """A running mean of the values given (None: not given), added in order as
+    ``sum`` adds them."""
+
+    __slots__ = ("total", "count")
+
+    def __init__(self):
+        self.total, self.count = 0, 0
+
+    def add(self, value: float | None) -> None:
+        if value is not None:
+            self.total += value
+            self.count += 1
+
+    def value(self) -> float | None:
+        return self.total / self.count if self.count else None
 
 
 def _mean(values: list[float | None]) -> float | None:

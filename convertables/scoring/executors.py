@@ -1,0 +1,267 @@
+"""Where a corpus's documents are scored: worker processes on this machine, or
+the workers of a dask.distributed cluster (``score --executor dask``).
+
+An executor maps a function over a list of items and gives the results back in
+the items' order, as they come (:func:`convertables.scoring.runner.score_documents`
+decides what is scored where; the executors only spread the work). The dask
+executor needs the optional extra ``convertables[dask]``; nothing here imports
+dask unless it is chosen.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import warnings
+from collections import deque
+from itertools import islice
+from typing import Callable, Iterable, Iterator
+
+from ..diagnostics import UsageError
+
+EXECUTORS = ("local", "dask")
+
+DASK_EXTRA = "pip install 'convertables[dask]'"
+
+# How long reaching a scheduler, and its having a worker, may take before the run is given up:
+# an address that answers nothing fails in this time, never hangs.
+CONNECT_TIMEOUT_S = 10.0
+
+# Documents go to dask workers in chunks (one task each) of at most this many: each task has a
+# cost of its own at the scheduler, so small documents go several to a task; and a chunk of large
+# ones must not hold up the rest long.
+DASK_CHUNK = 64
+
+# Chunks in flight per dask worker: enough that none waits for work, few enough that the
+# documents sent and the records not yet taken stay a small, fixed amount whatever the corpus.
+DASK_CHUNKS_PER_WORKER = 4
+
+
+class LocalProcesses:
+    """Worker processes on this machine (``concurrent.futures``)."""
+
+    name = "local"
+
+    def __enter__(self) -> LocalProcesses:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        pass
+
+    def map(self, function: Callable, items: list, workers: int) -> Iterator:
+        """``function(item)`` for each item in ``workers`` processes, in the items' order.
+        Chunks are sent as earlier ones come back, a few a worker ahead: the
+        records waiting to be taken stay few, however long the corpus (a pool's own
+        ``map`` sends every chunk at once, and its results pile up)."""
+        from collections import deque
+        from concurrent.futures import ProcessPoolExecutor  # (here: imports a single job does not need)
+
+        size = max(1, min(LOCAL_CHUNK, len(items) // (workers * 32)))
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            pending: deque = deque()
+            try:
+                for start in range(0, len(items), size):
+                    pending.append(pool.submit(_chunk, function, items[start:start + size]))
+                    if len(pending) >= workers * CHUNKS_AHEAD:
+                        yield from pending.popleft().result()
+                while pending:
+                    yield from pending.popleft().result()
+            finally:
+                for future in pending:  # (stopped early: what was not started is not)
+                    future.cancel()
+
+
+# Documents a chunk sent to a local worker at most, and chunks a worker ahead.
+LOCAL_CHUNK = 64
+CHUNKS_AHEAD = 4
+
+
+def _chunk(function: Callable, items: list) -> list:
+    return [function(item) for item in items]
+
+
+class DaskCluster:
+    """The workers of a dask.distributed cluster: the scheduler at ``scheduler``
+    (e.g. ``tcp://10.0.0.5:8786``), or, without one, a ``LocalCluster`` of worker
+    processes on this machine started for the run and closed after it.
+
+    Workers read the documents themselves, by their paths: the paths must reach
+    the same files on every worker (a shared file system) and convertables must
+    be installed there. Used as a context manager: entering connects to the
+    scheduler (a local cluster is started when the work comes, with as many
+    workers as asked for then); leaving closes the connection and a cluster started here.
+    """
+
+    name = "dask"
+
+    def __init__(self, scheduler: str | None = None, timeout: float | None = None):
+        _require_dask()
+        self.scheduler = scheduler
+        self.timeout = CONNECT_TIMEOUT_S if timeout is None else timeout
+        self.client = None
+        self.cluster = None
+        self._log_levels: dict[str, int] | None = None
+
+    def __enter__(self) -> DaskCluster:
+        if self.scheduler is not None:
+            self._connect(self.scheduler)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def start(self, workers: int) -> int:
+        """Ready to score: connected, or a local cluster of ``workers`` processes
+        started. Returns the number of workers that will score."""
+        if self.client is None:
+            if self.scheduler is not None:
+                self._connect(self.scheduler)
+            else:
+                self._start_local(workers)
+        return len(self.client.scheduler_info()["workers"])
+
+    def check_reaches(self, path: str) -> None:
+        """Refuses to go on when a worker cannot see ``path`` (workers read the files by their paths)."""
+        try:
+            seen = self.client.run(os.path.exists, path)
+        except Exception as exc:
+            raise UsageError(f"dask: asking the workers for {path} failed: {_reason(exc)}") from None
+        blind = sorted(worker for worker, exists in seen.items() if not exists)
+        if blind:
+            raise UsageError(
+                f"dask: {path} cannot be read on the worker{'s' if len(blind) > 1 else ''} {', '.join(blind)}: "
+                "the workers read the documents by their paths; give paths that reach the same files on every "
+                "worker (absolute paths on a shared file system: relative ones are taken from each worker's own "
+                "working folder)")
+
+    def map(self, function: Callable, items: Iterable, count: int) -> Iterator:
+        """``function(item)`` for each of the ``count`` items on the workers, in the items'
+        order, as they come: the items go in chunks, a bounded number in flight."""
+        workers = max(1, len(self.client.scheduler_info()["workers"]))
+        chunk = max(1, min(DASK_CHUNK, count // (workers * 32)))
+        items = iter(items)
+        pending: deque = deque()
+
+        def send() -> None:
+            batch = list(islice(items, chunk))
+            if batch:
+                pending.append(self.client.submit(_each, function, batch, pure=False))
+
+        for _ in range(workers * DASK_CHUNKS_PER_WORKER):
+            send()
+        while pending:
+            head = pending.popleft()
+            send()
+            try:
+                results = head.result()
+            except Exception as exc:  # a worker lost, the scheduler gone: one line, not dask's traceback
+                raise UsageError(f"dask: the cluster failed while scoring: {_reason(exc)}") from None
+            del head  # (released: the cluster forgets the chunk's records)
+            yield from results
+
+    def close(self) -> None:
+        try:
+            if self.client is not None:
+                self.client.close()
+            if self.cluster is not None:
+                self.cluster.close()
+        finally:
+            self.client = self.cluster = None
+            if self._log_levels is not None:
+                for name, level in self._log_levels.items():
+                    logging.getLogger(name).setLevel(level)
+                self._log_levels = None
+
+    def _connect(self, address: str) -> None:
+        self._hush()
+        from distributed import Client
+        from distributed.comm import resolve_address
+
+        try:
+            # (refused before a client is made: a client whose start failed on such an address
+            # spends its clean-up at exit waiting for a loop that is gone)
+            resolve_address(address)
+        except Exception as exc:
+            self.close()
+            raise UsageError(f"dask: {address} is not the address of a scheduler here: {_reason(exc)}") from None
+        try:
+            self.client = Client(address, timeout=self.timeout, set_as_default=False)
+        except Exception as exc:  # refused, timed out, an address dask cannot parse
+            self.close()
+            raise UsageError(f"dask: cannot reach the scheduler at {address} "
+                             f"(waited up to {self.timeout:g} s): {_reason(exc)}") from None
+        try:
+            self.client.wait_for_workers(1, timeout=self.timeout)
+        except Exception:
+            self.close()
+            raise UsageError(f"dask: the scheduler at {address} has no workers "
+                             f"(waited {self.timeout:g} s for one)") from None
+
+    def _start_local(self, workers: int) -> None:
+        self._hush()
+        from distributed import Client, LocalCluster
+
+        try:
+            # Worker processes (not threads: scoring holds the GIL), listening on this machine only;
+            # its HTTP server takes another port where the usual one is taken, and that is not news.
+            with warnings.catch_warnings():
+                warnings.filterwarnings("ignore", message="Port .* is already in use")
+                self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                            host="127.0.0.1", dashboard_address=None,
+                                            silence_logs=logging.CRITICAL)
+            self.client = Client(self.cluster, timeout=self.timeout, set_as_default=False)
+        except Exception as exc:
+            self.close()
+            raise UsageError(f"dask: cannot start a local cluster: {_reason(exc)}") from None
+
+    def _hush(self) -> None:
+        """dask's own log lines (connections, workers coming and going) are kept off
+        standard error while the run lasts: what goes wrong is said in one line."""
+        if self._log_levels is None:
+            import distributed  # noqa: F401  (its loggers, with the levels its configuration gives them)
+
+            # (dask's configuration gives some of them levels of their own: each is set)
+            names = ["distributed", *(name for name in logging.root.manager.loggerDict
+                                      if name.startswith("distributed."))]
+            self._log_levels = {name: logging.getLogger(name).level for name in names}
+            for name in names:
+                logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+
+
+def _each(function: Callable, batch: list) -> list:
+    """A dask task: ``function`` over a chunk of items, on a worker."""
+    return [function(item) for item in batch]
+
+
+def _reason(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def dask_installed() -> bool:
+    try:
+        import dask  # noqa: F401
+        import distributed  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _require_dask() -> None:
+    if not dask_installed():
+        raise UsageError(f"--executor dask needs dask.distributed, which is not installed: {DASK_EXTRA}")
+
+
+def executor_for(name: str | None = "local", scheduler: str | None = None) -> LocalProcesses | DaskCluster:
+    """The executor named (``local`` or ``dask``), checked: a scheduler is for dask
+    only, and dask must be installed (the ``dask`` extra)."""
+    name = name or "local"
+    if name not in EXECUTORS:
+        raise UsageError(f"--executor is local or dask, not {name!r}")
+    if name == "local":
+        if scheduler is not None:
+            raise UsageError("--scheduler is the address of a dask scheduler: it needs --executor dask")
+        return LocalProcesses()
+    if scheduler is not None and not scheduler.strip():
+        raise UsageError("--scheduler is empty: give the scheduler's address (e.g. tcp://10.0.0.5:8786)")
+    return DaskCluster(scheduler)
