@@ -298,10 +298,12 @@ class _Tails:
     def finish(self, rows, runs, tasks, length):
         """For the ranges of ``tasks``, whose ``runs`` of ``length`` end in ``rows``:
         (ranges, their longest run's length, the row and the bit where the first one ends)."""
-        words = runs.reshape(len(runs), -1)
-        bits = (words[:, :, None] >> np.arange(_WORD, dtype=np.uint64)) & _ONE
-        which, j = np.nonzero(bits.reshape(len(runs), -1))
-        row, task = rows[which], tasks[which]
+        # a longest run is found from its length-th character alone: the bits whose
+        # diagonal predecessor (the row before, a bit lower) holds no run of this length
+        before = np.zeros((rows[-1] + 2, *runs.shape[1:]), dtype=np.uint64)
+        before[rows + 1] = _shifted(runs)
+        runs = runs & ~before[rows]
+        row, task, j = _set_bits(rows, tasks, runs)
         a_pos = self.row_a[row]
         b_pos = self.task_b[task] + j
         room = np.minimum(self.a_limit[task] - a_pos, self.b_limit[task] - b_pos) - 1
@@ -314,12 +316,33 @@ class _Tails:
             extension = np.where(same.all(axis=1), width, same.argmin(axis=1))
         else:
             extension = np.zeros(len(row), dtype=np.int64)
-        # a run of the longest length is found from its length-th character alone; of those, the first end
+        # of the longest, the first end (in row order, then bit order)
         total = length + extension
         end, end_j = row + extension, j + extension
         order = np.lexsort((end_j, end, -total, task))
         first = order[np.r_[True, task[order][1:] != task[order][:-1]]]
         return task[first], total[first], end[first], end_j[first]
+
+
+def _set_bits(rows: np.ndarray, tasks: np.ndarray, masks: np.ndarray):
+    """Each set bit of ``masks`` (rows[, words]): its row, its task and its index."""
+    words = masks.reshape(len(masks), -1)
+    out_rows, out_tasks, out_bits = [], [], []
+    for w in range(words.shape[1]):
+        live = np.flatnonzero(words[:, w])
+        x, r, t = words[live, w], rows[live], tasks[live]
+        while len(x):
+            low = x & (~x + _ONE)
+            out_rows.append(r)
+            out_tasks.append(t)
+            out_bits.append(np.frexp(low.astype(np.float64))[1].astype(np.int64) - 1 + w * _WORD)
+            x = x ^ low
+            live = x != 0
+            x, r, t = x[live], r[live], t[live]
+    if not out_rows:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty
+    return np.concatenate(out_rows), np.concatenate(out_tasks), np.concatenate(out_bits)
 
 
 def _lowest_bit(bits: np.ndarray) -> np.ndarray:
