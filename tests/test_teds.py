@@ -266,3 +266,18 @@ def test_pubtabnet_ground_truth_against_its_teds_json_predictions(tmp_path):
         got = found[name.rsplit(".", 1)[0]]
         assert abs(got[0] - full) < 1e-9 and abs(got[1] - struct) < 1e-9, name
     assert report.total["teds"] == pytest.approx(sum(expected["teds"]) / len(names), abs=1e-12)
+
+
+def test_body_table_only_scores_what_the_reference_scores(tmp_path):
+    # The reference reads a string starting with <html> as a document and scores the first
+    # table directly in <body>; a bare <table> string is a fragment without <body>: 0.
+    table = "<table><tbody><tr><td>abc</td></tr></tbody></table>"
+    full = tmp_path / "full.html"
+    full.write_text(f"<html><body><div>{table}</div>{table}</body></html>")
+    bare = tmp_path / "bare.html"
+    bare.write_text(table)
+    # convertables: every table wherever it is; the ground truth's second table has no result
+    assert score(full, bare, metric="teds").total["teds"] == 0.5
+    assert score(full, bare, metric="teds", body_table_only=True).total["teds"] == 0.0
+    assert score(full, full, metric="teds", body_table_only=True).total["tables"] == 1
+    assert score(full, full, metric="teds", body_table_only=True).total["teds"] == 1.0

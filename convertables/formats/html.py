@@ -640,7 +640,10 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
     # XPath looks, no harm done. (lower() and a plain search, not a case-insensitive
     # regex: the page is scanned once, and this is the cheaper scan.)
     may_have_styles = "style" in text.lower()
+    reference_table = _reference_table(text, tops)
     for element in (e for top in tops for e in _tables_and_styles(top, may_have_styles)):
+        if element is reference_table:
+            doc.metadata["teds_table"] = str(table_index)
         style = element.get("style") or ""
         found = _PAGE_BREAK.search(style) if style else None
         if found and re.search(r"before", found.group(0), re.I):
@@ -679,7 +682,28 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
     # its start and no ids; the one error it lets through (a colspan reaching a
     # slot a cell from a row above holds) is counted as it happens.
     diagnostics.regions_to_check = suspects
+    if doc.tables:
+        doc.metadata.setdefault("teds_table", "none")
     return doc
+
+
+_FULL_DOCUMENT = re.compile(r"\s*<(html|!doctype)\b", re.I)
+
+
+def _reference_table(text: str, tops: list):
+    """The table PubTabNet's TEDS reference scores of this page: lxml.html reads a
+    string that starts with ``<html`` or ``<!doctype`` as a document and scores
+    the first table directly inside its ``<body>``; any other string as a
+    fragment, with no ``<body>``, so nothing (TEDS 0). None where there is none."""
+    if not _FULL_DOCUMENT.match(text):
+        return None
+    for top in tops:
+        if top.tag != "html":
+            continue
+        for body in top:
+            if body.tag == "body":
+                return next((child for child in body if child.tag == "table"), None)
+    return None
 
 
 # -- writing ---------------------------------------------------------------------------------

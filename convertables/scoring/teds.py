@@ -229,14 +229,37 @@ TH_TEXT = Option("th_text", "--th-text", str, "teds: the text of <th> cells: ign
                  direction="score", choices=("ignore", "compare"))
 
 
+BODY_TABLE_ONLY = Option("body_table_only", "--body-table-only", bool, "teds: of a page read from HTML, score only "
+                         "the table PubTabNet's reference scores: the first directly inside <body> of a page that "
+                         "starts with <html> or <!doctype> (a bare <table> string then scores 0).", False,
+                         direction="score")
+
+
+def _reference_tables(document):
+    """The document with only the table the reference would score, where it was read from HTML."""
+    from ..model import Document
+
+    chosen = document.metadata.get("teds_table")
+    if chosen is None:
+        return document
+    tables = [t for k, t in enumerate(document.tables) if chosen != "none" and k == int(chosen)]
+    return Document(document.filename, tables, document.pages, document.metadata)
+
+
 class TedsMetric(TableSimilarityMetric):
     """TEDS and TEDS-struct per table."""
 
     name = "teds"
     title = "TEDS, tree-edit-distance similarity (PubTabNet)"
     variants = ("pubtabnet",)
-    settings = (IGNORE_PAGE, TH_TEXT)
+    settings = (IGNORE_PAGE, TH_TEXT, BODY_TABLE_ONLY)
     scores = ("teds", "teds_struct")
+
+    def score(self, gt, result, settings: ScoreSettings, unreadable: bool = False, gt_file=None):
+        if settings.body_table_only:
+            gt = _reference_tables(gt)
+            result = _reference_tables(result) if result is not None else None
+        return super().score(gt, result, settings, unreadable, gt_file)
 
     def describe(self, settings: ScoreSettings) -> dict:
         return {
