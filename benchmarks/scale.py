@@ -80,15 +80,30 @@ def _html(cells: list[list[str]], merged: tuple[int, int] | None = None) -> str:
 
 
 def generate(folder: Path, documents: int, seed: int = 28) -> tuple[Path, Path]:
-    """``documents`` ground-truth tables under folder/gt and a result for each under folder/res."""
-    rng = random.Random(seed)
+    """``documents`` ground-truth tables under folder/gt and a result for each under folder/res,
+    a subfolder of :data:`PER_FOLDER` each, the subfolders written in parallel (a million
+    documents are two million files)."""
+    from concurrent.futures import ProcessPoolExecutor
+
     gt, res = folder / "gt", folder / "res"
-    for i in range(documents):
+    starts = range(0, documents, PER_FOLDER)
+    with ProcessPoolExecutor(max_workers=len(os.sched_getaffinity(0))) as pool:
+        for _ in pool.map(_generate_folder, [(gt, res, start, min(start + PER_FOLDER, documents), seed)
+                                             for start in starts]):
+            pass
+    return gt, res
+
+
+def _generate_folder(job: tuple[Path, Path, int, int, int]) -> None:
+    """Documents ``start`` to ``end`` - 1, in the subfolder of ``start`` (its own random
+    numbers, seeded by the seed and the subfolder: the same corpus however it is spread)."""
+    gt, res, start, end, seed = job
+    rng = random.Random(seed * 1_000_003 + start // PER_FOLDER)
+    sub = f"{start // PER_FOLDER:04d}"
+    (gt / sub).mkdir(parents=True)
+    (res / sub).mkdir(parents=True)
+    for i in range(start, end):
         cells, cols = _table(rng, i)
-        sub = f"{i // PER_FOLDER:04d}"
-        if i % PER_FOLDER == 0:
-            (gt / sub).mkdir(parents=True)
-            (res / sub).mkdir(parents=True)
         name = f"doc{i:07d}.html"
         (gt / sub / name).write_text(_html(cells), encoding="utf-8")
         kind = i % 5
@@ -105,7 +120,6 @@ def generate(folder: Path, documents: int, seed: int = 28) -> tuple[Path, Path]:
         else:
             result = _html(cells)
         (res / sub / name).write_text(result, encoding="utf-8")
-    return gt, res
 
 
 def pubmed_copies(folder: Path, copies: int) -> Path | None:
@@ -243,16 +257,22 @@ def growth(label: str, sizes: list[tuple[int, dict]]) -> None:
 def generated(folder: Path, sizes: list[int], args) -> None:
     by_metric: dict[str, list[tuple[int, dict]]] = {metric: [] for metric in args.metrics}
     for documents in sizes:
-        corpus = folder / f"generated-{documents}"
-        start = time.perf_counter()
-        gt, res = generate(corpus, documents)
-        print(f"{'':<24} (generated {documents:,} documents and their results in "
-              f"{time.perf_counter() - start:.0f} s)", flush=True)
+        corpus = (args.corpora or folder) / f"generated-{documents}"
+        gt, res = corpus / "gt", corpus / "res"
+        if args.corpora and (corpus / "complete").exists():  # made by an earlier run: the same documents
+            print(f"{'':<24} (the {documents:,} documents generated earlier in {corpus})", flush=True)
+        else:
+            shutil.rmtree(corpus, ignore_errors=True)  # (a run stopped while generating)
+            start = time.perf_counter()
+            generate(corpus, documents)
+            (corpus / "complete").touch()
+            print(f"{'':<24} (generated {documents:,} documents and their results in "
+                  f"{time.perf_counter() - start:.0f} s)", flush=True)
         for metric in args.metrics:
             m = measure(score_argv(gt, res, metric, args), folder / "report.json")
             print(row("generated", documents, metric, m), flush=True)
             by_metric[metric].append((documents, m))
-        if not args.keep:
+        if not args.keep and not args.corpora:
             shutil.rmtree(corpus)
     for metric, measured in by_metric.items():
         growth(metric, measured)
@@ -270,6 +290,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--executor", default="local", choices=["local", "dask"], help="passed to score")
     parser.add_argument("--tmp", default=None, help="where corpora are generated (default: the system's)")
     parser.add_argument("--keep", action="store_true", help="keep the generated corpora (their folder is printed)")
+    parser.add_argument("--corpora", type=Path, default=None, metavar="DIR",
+                        help="generate the corpora in DIR and keep them there; a later run with the same DIR "
+                             "scores those (e.g. one metric a run)")
     args = parser.parse_args(argv)
     sizes = sorted(set(args.documents or ([100_000, 1_000_000] if args.million else [100_000])))
 

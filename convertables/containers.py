@@ -91,16 +91,21 @@ def index(path: Path, fmt: Format) -> list[MemberRef]:
         return [MemberRef(path, fmt.name, m.name, m.offset, m.length, m.line) for m in fmt.members(handle)]
 
 
-def expand(paths: list[Path], forced: Format | None = None) -> list[Source]:
-    """``paths`` with each container replaced by its documents (a container
-    that cannot be indexed, or holds none, stays a file: its reader says why)."""
-    out: list[Source] = []
+def expand(paths: list, forced: Format | None = None) -> list:
+    """``paths`` (Paths, or paths as text) with each container replaced by its
+    documents (a container that cannot be indexed, or holds none, stays a file:
+    its reader says why)."""
+    suffixes = container_suffixes()
+    out: list = []
     for path in paths:
-        fmt = container_format(path, forced)
+        if forced is None and not str(path).lower().endswith(suffixes):  # (most files: no Path made)
+            out.append(path)
+            continue
+        fmt = container_format(Path(path), forced)
         members: list[MemberRef] = []
         if fmt is not None:
             try:
-                members = index(path, fmt)
+                members = index(Path(path), fmt)
             except OSError:
                 pass
         out.extend(members or [path])

@@ -56,6 +56,24 @@ def test_the_input_files_of_a_folder(tmp_path: Path):
     assert input_files(tmp_path, (".json",)) == [tmp_path / "sub" / "c.json"]
 
 
+def test_input_names_are_in_the_order_of_sorted_paths(tmp_path: Path, monkeypatch):
+    """Folders walked one by one give the order of the paths sorted by their
+    parts (a folder "a" before "a-b" and "a.xml", unlike the paths as text)."""
+    from convertables.files import input_names
+
+    names = ("a.xml", "a-b.xml", "a/z.xml", "a/b/c.xml", "a-b/y.xml", "A.xml", "a0/x.xml", "b.htm", "a/.h.xml")
+    for name in names:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("")
+    (tmp_path / "link").symlink_to(tmp_path / "a", target_is_directory=True)  # (not followed, as rglob)
+    expected = sorted(p for p in tmp_path.rglob("*") if p.is_file() and not p.name.startswith("."))
+    assert input_names(tmp_path) == [str(p) for p in expected]
+    assert [Path(p).relative_to(tmp_path).as_posix() for p in input_names(tmp_path)][:4] == [
+        "A.xml", "a/b/c.xml", "a/z.xml", "a-b/y.xml"]
+    monkeypatch.chdir(tmp_path)
+    assert input_names(Path(".")) == [str(p.relative_to(tmp_path)) for p in expected]  # "x.xml", not "./x.xml"
+
+
 def _names(paths) -> list[str | None]:
     return [p.name if p else None for p in paths]
 
@@ -115,3 +133,76 @@ def test_every_file_is_paired_once_or_listed_as_unpaired(gt_names, result_names,
             if r is not None and not alternatives:  # without a/b, a result is its ground truth's or a variant of it
                 gk, rk = document_key(g), document_key(r)
                 assert rk == gk or (variants and rk.startswith(gk + "_") and rk[len(gk) + 1:].isdigit())
+
+
+def _plain_pairing(gt_files, result_files, alternatives, variants):
+    """Pairing restated plainly, every document as a whole (the rule pair()
+    keeps compactly for the usual documents, one ground truth and one result)."""
+    from convertables.scoring.pairing import _variants, alternative_base
+
+    results = {}
+    duplicates = []
+    for path in result_files:
+        results.setdefault(document_key(path), path) is path or duplicates.append(path)
+    gt_keys = {document_key(p) for p in gt_files}
+    groups = {}
+    for path in gt_files:
+        key = document_key(path)
+        groups.setdefault(alternative_base(key) if alternatives else key, []).append(path)
+    found = _variants({k: i for i, k in enumerate(results)}, gt_keys) if variants else {}
+    documents, unpaired_gt, used = [], [], set()
+    for base, files in groups.items():
+        keys = [document_key(p) for p in files]
+        shared = [k for k in (base, base + "a", base + "b") if k in keys or k not in gt_keys] if alternatives else []
+        chosen = [next((k for k in [key] + shared if k in results), None) for key in keys]
+        tried = [(path, candidate) for path, key, own in zip(files, keys, chosen)
+                 for candidate in ([own] if own else []) + found.get(key, []) or [None]]
+        if not any(c for _, c in tried):
+            unpaired_gt.extend(files)
+            documents.append((keys[0], [str(f) for f in files], [None] * len(files)))
+            continue
+        used.update(c for _, c in tried if c)
+        first = next(c for _, c in tried if c)
+        documents.append((keys[0] if len(files) == 1 else first, [str(p) for p, _ in tried],
+                          [str(results[c]) if c else None for _, c in tried]))
+    unpaired = [p for k, p in results.items() if k not in used] + duplicates
+    return documents, [str(p) for p in unpaired_gt], [str(p) for p in unpaired]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sets(st.tuples(_NAME_PARTS, _NAME_ENDINGS), max_size=8),
+       st.lists(st.tuples(_NAME_PARTS, _NAME_ENDINGS, st.sampled_from(["", "-str", "-str-result"]),
+                          st.sampled_from(["res", "res/sub"])), max_size=12),
+       st.booleans(), st.booleans(), st.booleans())
+def test_pairs_kept_compactly_are_the_plain_rule(gt_names, result_names, alternatives, variants, as_text):
+    gt = [f"gt/{a}{b}.xml" for a, b in sorted(gt_names)]
+    results = [f"{d}/{a}{b}{c}.xml" for a, b, c, d in result_names]  # (duplicate names: the first is taken)
+    given_gt, given_results = (gt, results) if as_text else ([Path(p) for p in gt], [Path(p) for p in results])
+    pairing = pair(given_gt, given_results, alternatives=alternatives, result_variants=variants)
+    documents, unpaired_gt, unpaired_results = _plain_pairing(given_gt, given_results, alternatives, variants)
+    assert [(p.document, [str(g) for g in p.gt_files], [str(r) if r else None for r in p.result_files])
+            for p in pairing.pairs] == documents
+    assert all(isinstance(g, Path) for p in pairing.pairs for g in p.gt_files)  # (text is made a Path)
+    assert [str(p) for p in pairing.unpaired_gt] == unpaired_gt
+    assert [str(p) for p in pairing.unpaired_results] == unpaired_results
+    positions = [i for i, p in enumerate(pairing.pairs) if p.result_file is None]
+    assert [i for i, _ in pairing.pairs.without_result()] == positions
+    assert [p.document for p in pairing.pairs[1::2]] == [d for d, *_ in documents[1::2]]
+
+
+def test_pairs_take_little_memory_a_document():
+    """A corpus's pairing is held for the whole run: it must not cost an object
+    a document (a million documents were gigabytes)."""
+    import tracemalloc
+
+    count = 20_000
+    gt = [f"/data/corpus/gt/folder{i // 1000:03d}/PMC{1000000 + i}.xml" for i in range(count)]
+    results = [f"/data/corpus/results/folder{i // 1000:03d}/PMC{1000000 + i}-str.xml" for i in range(count)]
+    tracemalloc.start()
+    try:
+        pairing = pair(gt, results, alternatives=False, result_variants=True)
+        held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(pairing.pairs) == count and pairing.pairs[-1].result_file == Path(results[-1])
+    assert held / count < 40  # two indices a document, and slack (an object a document is hundreds)

@@ -452,15 +452,16 @@ def test_an_unreadable_result_record_fails_its_document_only(tmp_path):
 
 def test_documents_of_containers_are_scored_in_worker_processes():
     from concurrent.futures import ProcessPoolExecutor
+    from functools import partial
 
     from convertables.scoring import ScoreSettings
     from convertables.scoring.pairing import pair
-    from convertables.scoring.runner import _score_pair_star
+    from convertables.scoring.runner import score_pair
 
     refs = containers.expand([SAMPLE])
     pairing = pair(refs, refs)
     with ProcessPoolExecutor(max_workers=2) as pool:
-        scored = list(pool.map(_score_pair_star, [(p, ScoreSettings("structure")) for p in pairing.pairs]))
+        scored = list(pool.map(partial(score_pair, settings=ScoreSettings("structure")), pairing.pairs))
     assert [(r["document"], r["f1"]) for r in scored] == [
         ("sample_001_00", 1.0), ("sample_002_00", 1.0), ("sample_003_01", 1.0)]
 

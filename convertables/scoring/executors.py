@@ -15,7 +15,7 @@ import os
 import warnings
 from collections import deque
 from itertools import islice
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable, Iterator, Sequence
 
 from ..diagnostics import UsageError
 
@@ -48,8 +48,9 @@ class LocalProcesses:
     def __exit__(self, *exc) -> None:
         pass
 
-    def map(self, function: Callable, items: list, workers: int) -> Iterator:
-        """``function(item)`` for each item in ``workers`` processes, in the items' order.
+    def map(self, function: Callable, items: Sequence, workers: int) -> Iterator:
+        """``function(item)`` for each item in ``workers`` processes, in the items' order
+        (``items`` may make each item when asked: only a chunk's are made at a time).
         Chunks are sent as earlier ones come back, a few a worker ahead: the
         records waiting to be taken stay few, however long the corpus (a pool's own
         ``map`` sends every chunk at once, and its results pile up)."""
@@ -61,7 +62,7 @@ class LocalProcesses:
             pending: deque = deque()
             try:
                 for start in range(0, len(items), size):
-                    pending.append(pool.submit(_chunk, function, items[start:start + size]))
+                    pending.append(pool.submit(_chunk, function, list(items[start:start + size])))
                     if len(pending) >= workers * CHUNKS_AHEAD:
                         yield from pending.popleft().result()
                 while pending:

@@ -11,20 +11,29 @@ variants of the result for ``PMC1``: each is scored and the best kept.
 
 from __future__ import annotations
 
+import os
 import re
+from array import array
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Iterator, Sequence, overload
 
 from .. import registry
-from ..files import input_files
+from ..files import input_names
 
 _ALTERNATIVE = re.compile(r"^(.*\d)([ab])$")
 _VARIANT = re.compile(r"^(.+)_([0-9]+)$")
 
 
-def document_key(path: Path) -> str:
-    name = registry.without_suffix(path.name)
+def source_name(source) -> str:
+    """The file name of a source: a path as text or a Path, or a container's
+    member (which has a ``name``)."""
+    return os.path.basename(source) if isinstance(source, str) else source.name
+
+
+def document_key(path) -> str:
+    """The document a file (or a container's member) holds, by its name."""
+    name = registry.without_suffix(source_name(path))
     for ending in (e for endings in registry.MODEL_ENDINGS.values() for e in endings):
         if name.endswith(ending):
             name = name[: -len(ending)]
@@ -34,9 +43,9 @@ def document_key(path: Path) -> str:
     return name
 
 
-def model_of(path: Path) -> str | None:
+def model_of(path) -> str | None:
     """``structure`` or ``region`` where the name says so (``-str``, ``-reg-result``...)."""
-    return registry.model_named(registry.without_suffix(path.name))
+    return registry.model_named(registry.without_suffix(source_name(path)))
 
 
 def alternative_base(key: str) -> str:
@@ -69,20 +78,110 @@ class DocumentPair:
             self.result_files = [self.result_file] * len(self.gt_files)
 
 
+class Pairs(Sequence[DocumentPair]):
+    """The documents paired, in order, held compactly: a corpus of a million
+    documents is a million pairs, and an object each would be most of a run's
+    memory. A document of one ground truth and at most one result is two
+    indices into the sides' file lists; the others (alternatives, variants) are
+    kept whole. Each :class:`DocumentPair` is made when asked for, its files as
+    :class:`~pathlib.Path` (paths given as text) or as given; ``joined`` (the
+    one-file-per-table results, by result file) is attached to it then."""
+
+    def __init__(self, pairs: Iterable[DocumentPair] = (), gt_files: Sequence = (), result_files: Sequence = ()):
+        self._gt_files, self._result_files = gt_files, result_files
+        self._gt = array("q")  # a ground truth's index, or -1: the pair is in _whole
+        self._result = array("q")  # its result's index, or -1: none
+        self._whole: dict[int, DocumentPair] = {}
+        self.joined: dict = {}
+        for p in pairs:
+            self.append_whole(p)
+
+    def append(self, gt_index: int, result_index: int) -> None:
+        """A document of the ground truth ``gt_files[gt_index]`` and the result ``result_files[result_index]`` (-1: none)."""
+        self._gt.append(gt_index)
+        self._result.append(result_index)
+
+    def append_whole(self, pair_: DocumentPair) -> None:
+        self._whole[len(self._gt)] = pair_
+        self._gt.append(-1)
+        self._result.append(-1)
+
+    def __len__(self) -> int:
+        return len(self._gt)
+
+    @overload
+    def __getitem__(self, index: int) -> DocumentPair: ...
+    @overload
+    def __getitem__(self, index: slice) -> Selection: ...
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return Selection(self, range(len(self))[index])
+        if index < 0:
+            index += len(self)
+        gt = self._gt[index]
+        if gt < 0:
+            found = self._whole[index]
+        else:
+            result = self._result[index]
+            gt_file = _as_path(self._gt_files[gt])
+            found = DocumentPair(document_key(gt_file), [gt_file],
+                                 _as_path(self._result_files[result]) if result >= 0 else None)
+        if self.joined:
+            found.joined = {r: self.joined[r] for r in found.result_files if r in self.joined}
+        return found
+
+    def __iter__(self) -> Iterator[DocumentPair]:
+        return (self[i] for i in range(len(self)))
+
+    def select(self, positions: Sequence[int]) -> Selection:
+        """The pairs at ``positions`` (a range, or a list in order)."""
+        return Selection(self, positions)
+
+    def without_result(self) -> Iterator[tuple[int, list]]:
+        """The position and ground-truth files of each document paired with no result."""
+        for position, (gt, result) in enumerate(zip(self._gt, self._result)):
+            if gt >= 0:
+                if result < 0:
+                    yield position, [_as_path(self._gt_files[gt])]
+            elif self._whole[position].result_file is None:
+                yield position, self._whole[position].gt_files
+
+
+class Selection(Sequence[DocumentPair]):
+    """Some of the pairs of a :class:`Pairs`, by position; slicing it gives another, made as little as its positions."""
+
+    def __init__(self, pairs: Pairs, positions: Sequence[int]):
+        self._pairs, self.positions = pairs, positions
+
+    def __len__(self) -> int:
+        return len(self.positions)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return Selection(self._pairs, self.positions[index])
+        return self._pairs[self.positions[index]]
+
+
+def _as_path(source):
+    return Path(source) if isinstance(source, str) else source
+
+
 @dataclass
 class Pairing:
     """The documents paired, and the files of either side left without a partner."""
 
-    pairs: list[DocumentPair] = field(default_factory=list)
-    unpaired_gt: list[Path] = field(default_factory=list)
-    unpaired_results: list[Path] = field(default_factory=list)
+    pairs: Pairs = field(default_factory=Pairs)
+    unpaired_gt: list = field(default_factory=list)
+    unpaired_results: list = field(default_factory=list)
 
 
-def collect(path: Path, suffixes: Iterable[str], model: str | None) -> list[Path]:
-    """The files of ``path`` (a file, or a folder read recursively) that hold ``model``."""
+def collect(path: Path, suffixes: Iterable[str], model: str | None) -> list[str]:
+    """The files of ``path`` (a file, or a folder read recursively), as text,
+    that hold ``model`` (a corpus's paths as Path objects would take several
+    times the memory)."""
     if path.is_file():
-        return [path]
-    files = input_files(path, suffixes)
+        return [str(path)]
+    files = input_names(path, suffixes)
     if model is None:
         return files
     return [p for p in files if model_of(p) in (model, None)]
@@ -99,7 +198,7 @@ def among_inputs(path: Path, *roots: Path) -> bool:
     return False
 
 
-def pair(gt_files: list[Path], result_files: list[Path], alternatives: bool = True,
+def pair(gt_files: Sequence, result_files: Sequence, alternatives: bool = True,
          result_variants: bool = False) -> Pairing:
     """Each ground-truth document with its result. ``alternatives``: the ICDAR
     2013 convention that ``eu-009a`` and ``eu-009b`` are two ground truths of one
@@ -107,25 +206,44 @@ def pair(gt_files: list[Path], result_files: list[Path], alternatives: bool = Tr
     ``result_variants``: the biomedical benchmark's convention that results
     ``PMC1_1``, ``PMC1_2``... are variants of ``PMC1``'s (a name that is itself a
     ground truth's is not a variant); they are tried after ``PMC1``'s own result,
-    in the order of their numbers."""
-    results: dict[str, Path] = {}
-    duplicates: list[Path] = []
-    for path in result_files:
-        key = document_key(path)
-        if key in results:
-            duplicates.append(path)
-        else:
-            results[key] = path
-    gt_keys = {document_key(p) for p in gt_files}
-    groups: dict[str, list[Path]] = {}
+    in the order of their numbers. Files are given as paths (text or Path) or
+    containers' members; the pairs' files are Paths (or members)."""
+    results: dict[str, int] = {}  # key -> the index of its first result
+    duplicates: list[int] = []
+    for index, path in enumerate(result_files):
+        if results.setdefault(document_key(path), index) != index:
+            duplicates.append(index)
+    gt_key = [document_key(p) for p in gt_files]
+    gt_keys = set(gt_key)
+    # the ground truths of each document: its index, or a list of them where it has alternatives
+    groups: dict[str, int | list[int]] = {}
     base_of = alternative_base if alternatives else str
-    for path in gt_files:
-        groups.setdefault(base_of(document_key(path)), []).append(path)
+    for index, key in enumerate(gt_key):
+        base = base_of(key)
+        held = groups.setdefault(base, index)
+        if held != index:
+            if isinstance(held, int):
+                groups[base] = held = [held]
+            held.append(index)
     variants = _variants(results, gt_keys) if result_variants else {}
-    pairing = Pairing()
+    pairing = Pairing(Pairs(gt_files=gt_files, result_files=result_files))
     used: set[str] = set()
-    for base, files in groups.items():
-        keys = [document_key(p) for p in files]
+    for base, indices in groups.items():
+        if isinstance(indices, int) and not variants.get(gt_key[indices]) and (
+                not alternatives or base == gt_key[indices]):  # one ground truth, one result or none
+            key = gt_key[indices]
+            if key not in results and alternatives:  # eu-009 takes a result named eu-009a (or b)
+                key = next((k for k in (base + "a", base + "b") if k in results and k not in gt_keys), key)
+            if key in results:
+                used.add(key)
+                pairing.pairs.append(indices, results[key])
+            else:
+                pairing.unpaired_gt.append(gt_files[indices])
+                pairing.pairs.append(indices, -1)
+            continue
+        indices = [indices] if isinstance(indices, int) else indices
+        files = [gt_files[i] for i in indices]
+        keys = [gt_key[i] for i in indices]
         # (a name that is another document's ground truth is that document's result: x-str takes no xa result)
         shared = [k for k in (base, base + "a", base + "b") if k in keys or k not in gt_keys] if alternatives else []
         chosen = [next((k for k in [key] + shared if k in results), None) for key in keys]
@@ -133,15 +251,17 @@ def pair(gt_files: list[Path], result_files: list[Path], alternatives: bool = Tr
                  for candidate in _candidates(own, variants.get(key, []))]
         if not any(candidate for _, candidate in tried):  # scored as a document with no result; listed as unpaired
             pairing.unpaired_gt.extend(files)
-            pairing.pairs.append(DocumentPair(keys[0], files, None))
+            pairing.pairs.append_whole(DocumentPair(keys[0], [_as_path(f) for f in files], None))
             continue
         used.update(candidate for _, candidate in tried if candidate)
         first = next(candidate for _, candidate in tried if candidate)
-        pairing.pairs.append(DocumentPair(
-            keys[0] if len(files) == 1 else first, [path for path, _ in tried], results[first],
-            [results[k] if k else None for _, k in tried],
+        pairing.pairs.append_whole(DocumentPair(
+            keys[0] if len(files) == 1 else first, [_as_path(path) for path, _ in tried],
+            _as_path(result_files[results[first]]),
+            [_as_path(result_files[results[k]]) if k else None for _, k in tried],
         ))
-    pairing.unpaired_results = [p for k, p in results.items() if k not in used] + duplicates
+    pairing.unpaired_results = [result_files[i] for k, i in results.items() if k not in used] + [
+        result_files[i] for i in duplicates]
     return pairing
 
 
@@ -151,7 +271,7 @@ def _candidates(own: str | None, variants: list[str]) -> list[str | None]:
     return candidates or [None]
 
 
-def _variants(results: dict[str, Path], gt_keys: set[str]) -> dict[str, list[str]]:
+def _variants(results: dict[str, int], gt_keys: set[str]) -> dict[str, list[str]]:
     """Ground-truth key -> the keys of its result's variants, by their numbers."""
     found: dict[str, list[tuple[int, str, str]]] = {}
     for key in results:

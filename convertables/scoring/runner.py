@@ -10,8 +10,10 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import replace
+from functools import partial
+from itertools import islice
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Sequence
 
 from .. import containers, files, registry
 from ..diagnostics import Diagnostic, Diagnostics, InputError, Severity, UsageError
@@ -19,7 +21,7 @@ from ..geometry import GeometryFailed
 from ..model import Document
 from ..options import ReadOptions
 from .metric import Metric, ScoreSettings, get_metric
-from .pairing import DocumentPair, Pairing, collect, document_key, pair
+from .pairing import DocumentPair, Pairing, Pairs, _as_path, collect, document_key, pair
 from .executors import DaskCluster, LocalProcesses, executor_for
 from .explain import Details
 from .records import RecordStore
@@ -173,10 +175,6 @@ def _said(record: dict, problems: list[Diagnostic], findings: list[Diagnostic]) 
         record["warnings"] = warnings
 
 
-def _score_pair_star(args: tuple[DocumentPair, ScoreSettings, bool]) -> dict:
-    return score_pair(*args)
-
-
 # -- a corpus --------------------------------------------------------------------------------
 
 # With --jobs N, documents are scored here, one by one, while the rest looks
@@ -223,7 +221,7 @@ WORKERS_PER_CPU = 4
 
 
 def score_documents(
-    pairs: list[DocumentPair], settings: ScoreSettings, jobs: int = 1, workers_used: list[int] | None = None,
+    pairs: Sequence[DocumentPair], settings: ScoreSettings, jobs: int = 1, workers_used: list[int] | None = None,
     explain: bool = False, executor: str | LocalProcesses | DaskCluster | None = None,
 ) -> Iterator[dict]:
     """Records in document order; with ``jobs > 1`` documents are scored in
@@ -269,10 +267,10 @@ def score_documents(
     workers = min(jobs, len(rest), WORKERS_PER_CPU * _usable_cpus())
     if workers_used is not None:
         workers_used[-1] = workers
-    yield from chosen.map(_score_pair_star, [(p, settings, explain) for p in rest], workers)
+    yield from chosen.map(partial(score_pair, settings=settings, explain=explain), rest, workers)
 
 
-def _score_on_cluster(pairs: list[DocumentPair], settings: ScoreSettings, jobs: int, workers_used: list[int] | None,
+def _score_on_cluster(pairs: Sequence[DocumentPair], settings: ScoreSettings, jobs: int, workers_used: list[int] | None,
                       explain: bool, cluster: DaskCluster) -> Iterator[dict]:
     """Every document scored on the dask cluster's workers, the records in document order."""
     workers = cluster.start(min(jobs, len(pairs), WORKERS_PER_CPU * _usable_cpus()))
@@ -280,19 +278,20 @@ def _score_on_cluster(pairs: list[DocumentPair], settings: ScoreSettings, jobs: 
         workers_used[-1] = workers
     first = pairs[0].gt_files[0]
     cluster.check_reaches(str(first.container if isinstance(first, containers.MemberRef) else first))
-    yield from cluster.map(_score_pair_star, ((p, settings, explain) for p in pairs), len(pairs))
+    yield from cluster.map(partial(score_pair, settings=settings, explain=explain), pairs, len(pairs))
 
 
 def _nothing_paired(gt: Path, result: Path, pairing: Pairing, result_files: list[Path]) -> str:
     """Why no result met a ground truth: the names each side gave."""
-    def listed(names: list[str]) -> str:
-        return ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+    def listed(names: list[str], count: int | None = None) -> str:
+        count = len(names) if count is None else count
+        return ", ".join(names[:3]) + (f" and {count - 3} more" if count > 3 else "")
 
     if not result_files:
         return "no result files found (of the formats read from folders; --result-format names others)"
     return (f"no result was paired with a ground truth: results are paired by document name; these are "
             f"{listed(sorted({document_key(p) for p in result_files}))}, the ground truth's "
-            f"{listed([p.document for p in pairing.pairs])} (e.g. eu-001-str.xml takes eu-001-str-result.xml "
+            f"{listed([p.document for p in islice(pairing.pairs, 4)], len(pairing.pairs))} (e.g. eu-001-str.xml takes eu-001-str-result.xml "
             "or eu-001.xml)")
 
 
@@ -347,8 +346,8 @@ def score_paths(
         from ..joining import group, per_table_name
 
         every = sorted(registry.input_suffixes()) if not settings.result_format else result_suffixes
-        found = [p for p in collect(result, every, metric.gt_model)  # (csv too, where it is per-table files)
-                 if p.name.lower().endswith(tuple(result_suffixes)) or per_table_name(p)]
+        found = [Path(p) for p in collect(result, every, metric.gt_model)  # (csv too, where it is per-table files)
+                 if p.lower().endswith(tuple(result_suffixes)) or per_table_name(Path(p))]
         joined, others = group(found)
         result_files = sorted([*joined, *others])
     else:
@@ -361,19 +360,19 @@ def score_paths(
         raise UsageError(f"{gt}: no ground-truth files found")
     if gt.is_file() and result.is_file() and not joined and len(gt_files) == len(result_files) == 1:
         # two files of a document each: each other's, whatever their names
-        pairing = Pairing([DocumentPair(document_key(gt_files[0]), gt_files, result_files[0])])
+        pairing = Pairing(Pairs([DocumentPair(document_key(gt_files[0]), [_as_path(gt_files[0])],
+                                              _as_path(result_files[0]))]))
     else:
         pairing = pair(gt_files, result_files, alternatives=metric.has_alternatives(settings),
                        result_variants=metric.has_result_variants(settings))
     metric.check_pairing(pairing, settings)
-    for document_pair in pairing.pairs:
-        document_pair.joined = {r: joined[r] for r in document_pair.result_files if r in joined}
+    pairing.pairs.joined = joined
     kept = _in_shard(pairing, shard)
     records: list[dict] | RecordStore = RecordStore() if spill else []
     diagnostics: list[Diagnostic] = []
     error_positions: list[int] = []
     workers: list[int] = []
-    for position, record in zip(kept, score_documents([pairing.pairs[i] for i in kept], settings, jobs, workers,
+    for position, record in zip(kept, score_documents(pairing.pairs.select(kept), settings, jobs, workers,
                                                       explain=details is not None, executor=executor)):
         found = record.pop("diagnostics", ())
         detail = record.pop("detail", None)
@@ -385,11 +384,11 @@ def score_paths(
         if on_document:
             on_document(record, len(kept))
     # (scored as all missed, and said: names are the usual cause; in shards, by the first)
-    if not any(p.result_file for p in pairing.pairs) and (shard is None or shard[0] == 1):
+    if len(pairing.unpaired_gt) == len(gt_files) and (shard is None or shard[0] == 1):
         diagnostics.append(Diagnostic("nothing-paired", Severity.ERROR, _nothing_paired(gt, result, pairing,
                                                                                         result_files), str(result)))
         error_positions.append(len(pairing.pairs))
-    unpaired_gt, gt_positions = _unpaired_gt(pairing, set(kept))
+    unpaired_gt, gt_positions = _unpaired_gt(pairing, kept)
     unpaired_results, result_positions = _unpaired_results(pairing, shard)
     scored = records.counted() if spill else [r for r in records if r.get("counted")]
     report = ScoreReport(
@@ -403,7 +402,7 @@ def score_paths(
         diagnostics=diagnostics,
         workers=workers[0] if workers else 1,
         shard=None if shard is None else {
-            "index": shard[0], "count": shard[1], "documents": len(pairing.pairs), "positions": kept,
+            "index": shard[0], "count": shard[1], "documents": len(pairing.pairs), "positions": list(kept),
             "error_positions": error_positions, "unpaired_gt_positions": gt_positions,
             "unpaired_result_positions": result_positions},
     )
@@ -411,19 +410,20 @@ def score_paths(
     return report
 
 
-def _in_shard(pairing: Pairing, shard: tuple[int, int] | None) -> list[int]:
+def _in_shard(pairing: Pairing, shard: tuple[int, int] | None) -> range | list[int]:
     """The positions of the documents scored: all, or those of shard K of N."""
     if shard is None:
-        return list(range(len(pairing.pairs)))
+        return range(len(pairing.pairs))
     from .shards import shard_of
 
     return [i for i, p in enumerate(pairing.pairs) if shard_of(p.document, shard[1]) == shard[0] - 1]
 
 
-def _unpaired_gt(pairing: Pairing, kept: set[int]) -> tuple[list[str], list[int]]:
+def _unpaired_gt(pairing: Pairing, kept: range | list[int]) -> tuple[list[str], list[int]]:
     """The unpaired ground-truth files of the documents scored, and each one's document's position."""
-    position_of = {path: i for i, p in enumerate(pairing.pairs) if p.result_file is None for path in p.gt_files}
-    found = [(str(path), position_of.get(path, -1)) for path in pairing.unpaired_gt if position_of.get(path) in kept]
+    kept = kept if isinstance(kept, range) else set(kept)
+    found = [(str(path), position) for position, gt_files in pairing.pairs.without_result() if position in kept
+             for path in gt_files]
     return [path for path, _ in found], [position for _, position in found]
 
 
