@@ -220,7 +220,7 @@ def _backtrace(solved: _Solved) -> list[tuple[int, int]]:
     while todo:
         i, j = todo.pop()
         l1, l2 = int(left1[i]), int(left2[j])
-        fd = _forest_distances(t1, t2, rename, td, i, j)
+        fd = _forest_distances(t1, t2, td, i, j)
         x, y = i - l1 + 1, j - l2 + 1
         while x > 0 and y > 0:
             a, b = l1 + x - 1, l2 + y - 1
@@ -244,24 +244,22 @@ def _backtrace(solved: _Solved) -> list[tuple[int, int]]:
     return found
 
 
-def _forest_distances(t1: Tree, t2: Tree, rename: np.ndarray, td: np.ndarray, i: int, j: int) -> np.ndarray:
+def _forest_distances(t1: Tree, t2: Tree, td: np.ndarray, i: int, j: int) -> np.ndarray:
     """The forest distances of the subtrees of i and j: entry [x, y] for the
     first x nodes of i's subtree (postorder) against the first y of j's; a row
-    at a time, the insertion chain a running minimum as in :func:`_batch`."""
+    at a time, the insertion chain a running minimum as in :func:`_batch`.
+    Every entry reads the tree distances: where both nodes lie on the leftmost
+    paths, the forests are their subtrees and the entry their tree distance."""
     l1, l2 = int(t1.leftmost[i]), int(t2.leftmost[j])
     rows, cols = i - l1 + 2, j - l2 + 2
     fd = np.empty((rows, cols), dtype=np.float64)
     fd[0] = np.arange(cols, dtype=np.float64)
     fd[:, 0] = np.arange(rows, dtype=np.float64)
     q = t2.leftmost[l2:j + 1] - l2
-    on_path_j = q == 0
     ramp = np.arange(cols, dtype=np.float64)
     for x in range(1, rows):
         a = l1 + x - 1
-        p = int(t1.leftmost[a]) - l1
-        diagonal = fd[p, q] + td[a, l2:j + 1]
-        if p == 0:
-            np.copyto(diagonal, fd[x - 1, :-1] + rename[a, l2:j + 1], where=on_path_j)
+        diagonal = fd[int(t1.leftmost[a]) - l1, q] + td[a, l2:j + 1]
         row = fd[x]
         np.minimum(fd[x - 1, 1:] + 1.0, diagonal, out=row[1:])
         row -= ramp
