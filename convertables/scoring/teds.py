@@ -22,13 +22,16 @@ it). TEDS-struct is the same with the cells' tokens left out.
 
 The tree comes from the table's HTML skeleton (:mod:`convertables.skeleton`):
 the source's own for HTML and PubTabNet, else one made from the grid.
+
+The HTML report draws, cell by cell, one least-cost edit mapping of the two
+trees (:meth:`TedsMetric.explain`, :func:`mapped_cells`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..model import Table
+from ..model import Cell, Table
 from ..options import Option
 from ..skeleton import CELL_OPENINGS, skeleton
 from .metric import IGNORE_PAGE, ScoreSettings
@@ -50,6 +53,8 @@ class TedsTree:
     """The tokens of the nodes compared by content."""
     elements: int
     """The elements inside the table, as the reference counts them."""
+    cells: list[Cell | None]
+    """The cell of each ``<td>`` and ``<th>`` node (one the skeleton adds for a slot no cell covers, too)."""
 
 
 def cell_tokens(cell) -> tuple[str, ...]:
@@ -112,6 +117,7 @@ def table_tree(table: Table, th_text: bool = False) -> TedsTree:
     parent: list[int] = []
     spans: list[tuple[int, int] | None] = []
     node_tokens: list[tuple[str, ...] | None] = []
+    node_cells: list[Cell | None] = []
     # Postorder without recursion.
     order: list[list] = []
     walk = [(root, False)]
@@ -130,13 +136,14 @@ def table_tree(table: Table, th_text: bool = False) -> TedsTree:
             parent[index[id(child)]] = index[id(node)]
         tag, cell = node[0], node[1]
         tags.append(tag)
+        node_cells.append(cell)
         if cell is not None and (tag == "td" or th_text):
             spans.append((cell.col_span, cell.row_span))
             node_tokens.append(cell_tokens(cell))
         else:
             spans.append(None)
             node_tokens.append(None)
-    return TedsTree(tags, parent, spans, node_tokens, elements)
+    return TedsTree(tags, parent, spans, node_tokens, elements, node_cells)
 
 
 def _encoded(tokens: tuple[str, ...], codes: dict[str, str]) -> str:
@@ -277,6 +284,98 @@ class TedsMetric(TableSimilarityMetric):
 
     def table_scores(self, gt: PreparedTree, result: PreparedTree, settings: ScoreSettings) -> dict[str, float]:
         return dict(zip(self.scores, teds_pair(gt, result)))
+
+    def explain(self, gt, result, settings: ScoreSettings, record: dict | None = None, gt_file=None) -> dict:
+        """The paired tables side by side, each cell with the cell that TEDS's
+        tree edit mapping (one of least cost, with TEDS's own costs, not
+        TEDS-struct's) renames it into, and 1 - the cost of that rename: ``A``
+        kept as a cell of the same tag, spans and tokens, ``S`` renamed into
+        another cell, ``N`` deleted, or renamed into a node that is no cell."""
+        from .explain import default_explain
+
+        detail = default_explain(gt, result, record)
+        th_text = settings.th_text == "compare"
+        gt_tables = {t.id: t for t in gt.tables}
+        result_tables = {t.id: t for t in (result.tables if result is not None else ())}
+        uncompared_th = undrawn = False
+        too_large = []
+        for pair in detail["pairs"]:
+            g = gt_tables.get((pair["gt"] or {}).get("table"))
+            r = result_tables.get((pair["result"] or {}).get("table"))
+            for side in ("gt", "result"):
+                if pair[side] is not None:  # unpaired until mapped below
+                    pair[side]["outcome"] = "N" * len(pair[side]["cells"])
+                    pair[side]["partners"] = [[[-1, 0.0]] for _ in pair[side]["cells"]]
+            if g is None or r is None:
+                continue
+            gt_tree, result_tree = table_tree(g, th_text), table_tree(r, th_text)
+            if len(gt_tree.tags) * len(result_tree.tags) > EXPLAIN_MAX_PAIRS:
+                for side in ("gt", "result"):
+                    del pair[side]["outcome"], pair[side]["partners"]
+                too_large.append(f"{g.id} \u2194 {r.id}")
+                continue
+            sides, lands_undrawn = mapped_cells(gt_tree, result_tree, g.cells(), r.cells())
+            for side, (outcome, partners) in zip(("gt", "result"), sides):
+                pair[side]["outcome"], pair[side]["partners"] = outcome, partners
+            undrawn = undrawn or lands_undrawn
+            uncompared_th = uncompared_th or (not th_text and "th" in gt_tree.tags + result_tree.tags)
+        notes = detail["notes"]
+        if uncompared_th:
+            notes.append("the text of <th> cells is not compared, as PubTabNet's reference does not read it "
+                         "(--th-text compare compares it): a <th> cell kept as a <th> cell is A whatever their texts")
+        if undrawn:
+            notes.append("a cell kept as one of the empty cells that TEDS's tree gives a slot no cell covers "
+                         "has no partner drawn")
+        if too_large:
+            notes.append(f"tables drawn without their cells' mapping (more than {EXPLAIN_MAX_PAIRS:,} pairs of "
+                         f"tree nodes): {', '.join(too_large)}")
+        detail.update(kind="cells", levels=[],
+                      measure="similarity of the cells in TEDS's tree edit mapping (1 \u2212 rename cost)")
+        return detail
+
+
+EXPLAIN_MAX_PAIRS = 25_000_000
+"""Node pairs (ground-truth nodes x result nodes, 5,000 a side) above which the
+HTML report draws a table pair without its cells' mapping: the mapping lays out
+matrices of as many numbers as there are pairs."""
+
+
+def mapped_cells(gt: TedsTree, result: TedsTree, gt_cells: list[Cell],
+                 result_cells: list[Cell]) -> tuple[tuple[tuple[str, list], tuple[str, list]], bool]:
+    """For each side's drawn cells (``gt_cells``, ``result_cells``: the tables'
+    cells in their order): an outcome letter, and ``[[partner cell or -1,
+    similarity]]`` from one optimal edit mapping of the two trees, with TEDS's
+    costs; and whether some cell was kept as a cell that is not drawn (one the
+    skeleton adds for a slot no cell covers)."""
+    from .tree_edit import mapping
+
+    costs = rename_costs(result, gt, False)  # (the orientation teds_pair scores in)
+    kept = mapping(PreparedTree(result).shape, PreparedTree(gt).shape, costs)
+    gt_of = {r: g for r, g in kept}
+    result_of = {g: r for r, g in kept}
+    undrawn = False
+
+    def side(tree: TedsTree, cells: list[Cell], other: TedsTree, other_cells: list[Cell], partner_of: dict,
+             cost) -> tuple[str, list]:
+        nonlocal undrawn
+        drawn = {id(cell): k for k, cell in enumerate(cells)}
+        other_drawn = {id(cell): k for k, cell in enumerate(other_cells)}
+        outcome = ["N"] * len(cells)
+        partners: list = [[[-1, 0.0]] for _ in cells]
+        for node, cell in enumerate(tree.cells):
+            k = drawn.get(id(cell)) if cell is not None else None
+            partner = partner_of.get(node)
+            if k is None or partner is None or other.cells[partner] is None:
+                continue
+            similarity = 1.0 - float(cost(node, partner))
+            outcome[k] = "A" if similarity == 1.0 else "S"
+            shown = other_drawn.get(id(other.cells[partner]), -1)
+            undrawn = undrawn or shown < 0
+            partners[k] = [[shown, round(similarity, 4)]]
+        return "".join(outcome), partners
+
+    return (side(gt, gt_cells, result, result_cells, result_of, lambda g, r: costs[r, g]),
+            side(result, result_cells, gt, gt_cells, gt_of, lambda r, g: costs[r, g])), undrawn
 
 
 METRICS = (TedsMetric(),)

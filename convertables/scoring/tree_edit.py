@@ -22,6 +22,12 @@ as Zhang and Shasha's, arranged so that numpy does the inner loops:
 
 The result equals Zhang and Shasha's up to the rounding of float sums (the
 order of additions differs from theirs and from APTED's).
+
+:func:`mapping` gives the nodes an optimal edit script keeps: the tree
+distances of all node pairs stay from the programme above, and the forest
+distances of the two whole trees are laid out again from them and walked back
+from the corner, descending in turn into each pair of subtrees the walk
+matches whole (Zhang and Shasha's own way to recover the mapping).
 """
 
 from __future__ import annotations
@@ -123,9 +129,42 @@ def _subtree_minima(costs: np.ndarray, tree: Tree, axis: int) -> np.ndarray:
 def distance(t1: Tree, t2: Tree, rename: np.ndarray) -> float:
     """The tree edit distance; ``rename[i, j]`` the cost of renaming node i of
     ``t1`` into node j of ``t2`` (postorder indices)."""
+    if t1.n == 0 or t2.n == 0:
+        return float(t1.n + t2.n)
+    td = _tree_distances(t1, t2, rename).td
+    return float(td[-1, -1])
+
+
+def mapping(t1: Tree, t2: Tree, rename: np.ndarray) -> list[tuple[int, int]]:
+    """One optimal edit mapping: the pairs ``(i, j)`` of nodes of ``t1`` and
+    ``t2`` (postorder indices) that an edit script of least cost keeps, node i
+    renamed into node j; every other node is deleted (``t1``) or inserted
+    (``t2``). Its cost, the renames of its pairs plus the nodes left out, is
+    :func:`distance`. Sorted by ``i``."""
+    if t1.n == 0 or t2.n == 0:
+        return []
+    solved = _tree_distances(t1, t2, rename)
+    found = _backtrace(solved)
+    if solved.old1 is not None:  # solved on the mirror images: back to the trees' own numbering
+        found = [(int(solved.old1[i]), int(solved.old2[j])) for i, j in found]
+    return sorted(found)
+
+
+class _Solved:
+    """The tree distances of every node pair, of the trees as solved (maybe
+    mirrored: ``old1``/``old2``, else None, give each node's index in the trees
+    as given), with the rename costs in that numbering."""
+
+    __slots__ = ("t1", "t2", "rename", "td", "old1", "old2")
+
+    def __init__(self, t1: Tree, t2: Tree, rename: np.ndarray, td: np.ndarray,
+                 old1: np.ndarray | None, old2: np.ndarray | None):
+        self.t1, self.t2, self.rename, self.td, self.old1, self.old2 = t1, t2, rename, td, old1, old2
+
+
+def _tree_distances(t1: Tree, t2: Tree, rename: np.ndarray) -> _Solved:
+    """Zhang and Shasha's tree distances of all node pairs (both trees non-empty)."""
     n1, n2 = t1.n, t2.n
-    if n1 == 0 or n2 == 0:
-        return float(n1 + n2)
     rename = np.asarray(rename, dtype=np.float64)
     # Leftmost paths make every later child a keyroot: a table whose <tbody>
     # follows a <thead> makes the body, nearly the whole table, one. Mirrored,
@@ -134,7 +173,10 @@ def distance(t1: Tree, t2: Tree, rename: np.ndarray) -> float:
     m2, old2 = t2.mirrored()
     if m1.batches(m2) < t1.batches(t2):
         t1, t2, rename = m1, m2, rename[old1[:, None], old2[None, :]]
+    else:
+        old1 = old2 = None
     td = np.zeros((n1, n2), dtype=np.float64)
+    solved = _Solved(t1, t2, rename, td, old1, old2)
     # A leaf against a subtree: rename it into one of the subtree's nodes and
     # insert the others, or delete it and insert them all (cost size + 1).
     leaves1, leaves2 = t1.leaves, t2.leaves
@@ -144,10 +186,12 @@ def distance(t1: Tree, t2: Tree, rename: np.ndarray) -> float:
     if len(leaves2):
         minima = _subtree_minima(rename[:, leaves2], t1, axis=0)
         td[:, leaves2] = (t1.size - 1)[:, None] + np.minimum(minima, 2.0)
+    # Every other pair has an inner node on both sides, and an inner node is on
+    # the leftmost path of an inner keyroot: the batches fill the rest of td.
     inner1 = [k for k in t1.keyroots if t1.size[k] > 1]
     inner2 = [k for k in t2.keyroots if t2.size[k] > 1]
     if not inner1 or not inner2:
-        return float(td[n1 - 1, n2 - 1])
+        return solved
     groups1 = _by_height(t1, inner1)
     groups2 = _by_height(t2, inner2)
     rename_flat, td_flat = rename.reshape(-1), td.reshape(-1)  # (contiguous: views)
@@ -157,7 +201,71 @@ def distance(t1: Tree, t2: Tree, rename: np.ndarray) -> float:
             _batch(t1, t2, k1s, k2s, rename_flat, td_flat, n2, False)
         else:  # along the other tree: the same programme on the transposed problem
             _batch(t2, t1, k2s, k1s, rename_flat, td_flat, n2, True)
-    return float(td[n1 - 1, n2 - 1])
+    return solved
+
+
+def _backtrace(solved: _Solved) -> list[tuple[int, int]]:
+    """The pairs of one optimal mapping, in the numbering solved: from the roots'
+    pair, each subtree pair's forest distances are laid out again (from the tree
+    distances) and walked back from the corner, each step one that the corner's
+    value can have come from; a step that matches two subtrees off the leftmost
+    paths is walked the same way in its turn."""
+    t1, t2, rename, td = solved.t1, solved.t2, solved.rename, solved.td
+    left1, left2 = t1.leftmost, t2.leftmost
+    # The table is summed in another order than the batches summed td: values
+    # equal but for rounding must count as equal.
+    slack = 1e-9 * max(1.0, float(t1.n + t2.n))
+    found: list[tuple[int, int]] = []
+    todo = [(t1.n - 1, t2.n - 1)]
+    while todo:
+        i, j = todo.pop()
+        l1, l2 = int(left1[i]), int(left2[j])
+        fd = _forest_distances(t1, t2, td, i, j)
+        x, y = i - l1 + 1, j - l2 + 1
+        while x > 0 and y > 0:
+            a, b = l1 + x - 1, l2 + y - 1
+            here = fd[x, y]
+            p, q = int(left1[a]) - l1, int(left2[b]) - l2
+            if p == 0 and q == 0:  # both on the leftmost paths: the forests are the subtrees of a and b
+                if abs(fd[x - 1, y - 1] + rename[a, b] - here) <= slack:
+                    found.append((a, b))
+                    x, y = x - 1, y - 1
+                    continue
+            elif abs(fd[p, q] + td[a, b] - here) <= slack:
+                todo.append((a, b))
+                x, y = p, q
+                continue
+            if abs(fd[x - 1, y] + 1.0 - here) <= slack:
+                x -= 1  # a deleted
+            elif abs(fd[x, y - 1] + 1.0 - here) <= slack:
+                y -= 1  # b inserted
+            else:
+                raise AssertionError(f"no step of the edit mapping reaches ({a}, {b})")
+    return found
+
+
+def _forest_distances(t1: Tree, t2: Tree, td: np.ndarray, i: int, j: int) -> np.ndarray:
+    """The forest distances of the subtrees of i and j: entry [x, y] for the
+    first x nodes of i's subtree (postorder) against the first y of j's; a row
+    at a time, the insertion chain a running minimum as in :func:`_batch`.
+    Every entry reads the tree distances: where both nodes lie on the leftmost
+    paths, the forests are their subtrees and the entry their tree distance."""
+    l1, l2 = int(t1.leftmost[i]), int(t2.leftmost[j])
+    rows, cols = i - l1 + 2, j - l2 + 2
+    fd = np.empty((rows, cols), dtype=np.float64)
+    fd[0] = np.arange(cols, dtype=np.float64)
+    fd[:, 0] = np.arange(rows, dtype=np.float64)
+    q = t2.leftmost[l2:j + 1] - l2
+    ramp = np.arange(cols, dtype=np.float64)
+    for x in range(1, rows):
+        a = l1 + x - 1
+        diagonal = fd[int(t1.leftmost[a]) - l1, q] + td[a, l2:j + 1]
+        row = fd[x]
+        np.minimum(fd[x - 1, 1:] + 1.0, diagonal, out=row[1:])
+        row -= ramp
+        np.minimum.accumulate(row, out=row)
+        row += ramp
+    return fd
 
 
 def _by_height(tree: Tree, keyroots: list[int]) -> dict[int, np.ndarray]:
