@@ -4,6 +4,7 @@
     python benchmarks/scale.py --million                # 1,000,000 (and 100,000, to see the growth)
     python benchmarks/scale.py --documents 20000 50000 --metrics structure
     python benchmarks/scale.py --pubmed                 # the PubMed GT copied 1x, 10x and 40x
+    python benchmarks/scale.py --pubmed-jobs 1 2 4 8 16 # its 10x copy with each --jobs, then the default
     python benchmarks/scale.py --executor dask --jobs 2 # the same on a local dask cluster
 
 Generated documents are small HTML tables (3 to 6 rows of 3 to 5 columns, a header row), each
@@ -17,8 +18,9 @@ Each case runs ``convertables score --format json`` once, as a user does, its re
 file, and prints:
 
 - seconds: the wall time of the whole command;
-- peak MiB, tree: the largest sum of the resident memory of the command and all its worker
-  processes, sampled every 0.1 s from /proc;
+- peak MiB, tree: the largest sum of the memory of the command and all its worker processes,
+  sampled every 0.1 s from /proc: proportional set sizes, where a page that forked workers share
+  with the main process counts once (their resident sizes would count it once a process);
 - peak MiB, one: the peak resident memory of the largest single process of the tree (the kernel's
   count, ``wait4``'s ``ru_maxrss``): the main process, which holds the run's records, unless a
   worker outgrew it;
@@ -159,8 +161,23 @@ def _processes() -> dict[int, tuple[int, int]]:
     return found
 
 
+def _proportional(pid: int, resident: int) -> int:
+    """A process's proportional set size: its resident pages, each shared one divided among the
+    processes that share it (forked workers share their parent's pages: their resident sizes
+    would count those once a worker); its resident size where the kernel does not say."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", "rb") as rollup:
+            for line in rollup:
+                if line.startswith(b"Pss:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return resident
+
+
 def _tree(root: int, processes: dict[int, tuple[int, int]]) -> tuple[int, int]:
-    """The resident bytes of ``root`` and its descendants together, and how many descendants."""
+    """The memory of ``root`` and its descendants together (proportional set sizes), and how many
+    descendants."""
     children: dict[int, list[int]] = {}
     for pid, (parent, _) in processes.items():
         children.setdefault(parent, []).append(pid)
@@ -168,7 +185,7 @@ def _tree(root: int, processes: dict[int, tuple[int, int]]) -> tuple[int, int]:
     while stack:
         pid = stack.pop()
         if pid in processes:
-            total += processes[pid][1]
+            total += _proportional(pid, processes[pid][1])
             count += 1
         stack.extend(children.get(pid, ()))
     return total, max(count, 0)
@@ -221,11 +238,12 @@ def _report_facts(report: Path) -> dict:
     return facts
 
 
-def score_argv(gt: Path, res: Path, metric: str, args) -> list[str]:
+def score_argv(gt: Path, res: Path, metric: str, args, jobs: int | None = None) -> list[str]:
     argv = [PY, "-m", "convertables", "score", "--gt", str(gt), "--result", str(res), "--metric", metric,
             "--format", "json"]
-    if args.jobs is not None:
-        argv += ["--jobs", str(args.jobs)]
+    jobs = args.jobs if jobs is None else jobs
+    if jobs is not None:
+        argv += ["--jobs", str(jobs)]
     if args.executor != "local":
         argv += ["--executor", args.executor]
     return argv
@@ -287,6 +305,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--pubmed", action="store_true",
                         help="only the PubMed GT copied 1x, 10x and 40x, scored against itself")
     parser.add_argument("--jobs", type=int, help="passed to score (default: score's own)")
+    parser.add_argument("--pubmed-jobs", type=int, nargs="+", default=None, metavar="N",
+                        help="only the PubMed GT copied 10x, scored with each of these --jobs and with the default")
     parser.add_argument("--executor", default="local", choices=["local", "dask"], help="passed to score")
     parser.add_argument("--tmp", default=None, help="where corpora are generated (default: the system's)")
     parser.add_argument("--keep", action="store_true", help="keep the generated corpora (their folder is printed)")
@@ -300,7 +320,17 @@ def main(argv: list[str] | None = None) -> None:
     print(f"python {sys.version.split()[0]}, {len(os.sched_getaffinity(0))} usable CPUs, corpora in {folder}")
     print(HEADER)
     try:
-        if args.pubmed:
+        if args.pubmed_jobs:
+            gt = pubmed_copies(folder, 10)
+            if gt is None:
+                raise SystemExit(f"no PubMed ground truth at {CORPUS / 'pubmed_gt' / 'gt'}")
+            documents = sum(1 for _ in gt.rglob("*.xml"))
+            for jobs in args.pubmed_jobs:
+                m = measure(score_argv(gt, gt, "structure", args, jobs), folder / "report.json")
+                print(row(f"pubmed x10, --jobs {jobs}", documents, "structure", m), flush=True)
+            m = measure(score_argv(gt, gt, "structure", args), folder / "report.json")
+            print(row("pubmed x10, default jobs", documents, "structure", m), flush=True)
+        elif args.pubmed:
             measured = []
             for copies in (1, 10, 40):
                 gt = pubmed_copies(folder, copies)
