@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Callable, Iterator
+from typing import BinaryIO, Callable, Iterator, Sequence
 
 from . import files, registry
 from .diagnostics import Diagnostic, Diagnostics, InputError, Severity
@@ -91,11 +91,13 @@ def index(path: Path, fmt: Format) -> list[MemberRef]:
         return [MemberRef(path, fmt.name, m.name, m.offset, m.length, m.line) for m in fmt.members(handle)]
 
 
-def expand(paths: list, forced: Format | None = None) -> list:
+def expand(paths: Sequence, forced: Format | None = None) -> Sequence:
     """``paths`` (Paths, or paths as text) with each container replaced by its
     documents (a container that cannot be indexed, or holds none, stays a file:
     its reader says why)."""
     suffixes = container_suffixes()
+    if forced is None and not any(str(path).lower().endswith(suffixes) for path in paths):
+        return paths  # (no container: the list as it is, however compactly it holds its paths)
     out: list = []
     for path in paths:
         if forced is None and not str(path).lower().endswith(suffixes):  # (most files: no Path made)

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Callable, Iterable, TextIO
+from array import array
+from typing import Callable, Iterable, Iterator, Sequence, TextIO
 
 from . import registry
 from .diagnostics import Diagnostic, Diagnostics, InputError, Severity, UsageError
@@ -82,13 +83,13 @@ def input_files(folder: Path, suffixes: Iterable[str] | None = None) -> list[Pat
     return [Path(name) for name in input_names(folder, suffixes)]
 
 
-def input_names(folder: Path | str, suffixes: Iterable[str] | None = None) -> list[str]:
-    """:func:`input_files` as text (a large corpus's paths take a fraction of
-    the memory so): in the same order, that of the paths' parts, which is each
-    folder's entries by name, a subfolder's files at its place. Links to
-    folders are not followed (as ``Path.rglob``); folders that cannot be read are passed over."""
+def input_names(folder: Path | str, suffixes: Iterable[str] | None = None) -> PathList:
+    """:func:`input_files` as text, held compactly (a :class:`PathList`): in the
+    same order, that of the paths' parts, which is each folder's entries by name,
+    a subfolder's files at its place. Links to folders are not followed (as
+    ``Path.rglob``); folders that cannot be read are passed over."""
     wanted = tuple(s.lower() for s in (registry.folder_suffixes() if suffixes is None else suffixes))
-    found: list[str] = []
+    found = PathList()
 
     def walk(directory: str) -> None:
         try:
@@ -96,19 +97,96 @@ def input_names(folder: Path | str, suffixes: Iterable[str] | None = None) -> li
                 entries = sorted(scan, key=lambda entry: entry.name)
         except (PermissionError, NotADirectoryError, FileNotFoundError):
             return
+        names: list[str] = []
         for entry in entries:
-            path = entry.name if directory == "." else entry.path  # (as Path("."): "x", not "./x")
             try:
                 if entry.is_dir(follow_symlinks=False):
-                    walk(path)
+                    found.add(directory, names)  # (this folder's files before the subfolder's)
+                    names = []
+                    walk(entry.name if directory == "." else entry.path)
                 elif (entry.name.lower().endswith(wanted) and not entry.name.startswith(".")
                       and entry.is_file()):
-                    found.append(path)
+                    names.append(entry.name)
             except OSError:
                 continue
+        found.add(directory, names)
 
     walk(str(folder))
     return found
+
+
+class PathList(Sequence[str]):
+    """File paths as text, held compactly: each folder's path once, and its
+    files' names in one string. A corpus's file list is held for a whole run: a
+    million paths as Path objects take gigabytes, as strings hundreds of
+    megabytes, and so a few tens. ``paths[i]`` is the path as text (``x.xml``
+    for a file in ``.``, as ``Path`` writes it)."""
+
+    def __init__(self, paths: Iterable[str] = ()):
+        self._prefixes: list[str] = []  # a folder's path and a separator ("" for ".")
+        self._blobs: list[str] = []  # its files' names, end to end
+        self._blob = array("I")  # each path's blob
+        self._start = array("Q")  # where its name starts there (and ends: the next name's start, or the end)
+        prefix, names = None, []
+        for path in paths:  # (a folder's paths that come together: one blob)
+            folder, name = os.path.split(path)
+            folder = os.path.join(folder, "") if folder else ""
+            if folder != prefix:
+                if names:
+                    self._add(prefix, names)
+                prefix, names = folder, []
+            names.append(name)
+        if names:
+            self._add(prefix, names)
+
+    def add(self, folder: str, names: list[str]) -> None:
+        """The files ``names`` of ``folder``, after those already held."""
+        self._add("" if folder == "." else os.path.join(folder, ""), names)
+
+    def _add(self, prefix: str, names: list[str]) -> None:
+        if not names:
+            return
+        self._prefixes.append(prefix)
+        self._blobs.append("".join(names))
+        blob = len(self._blobs) - 1
+        at = 0
+        for name in names:
+            self._blob.append(blob)
+            self._start.append(at)
+            at += len(name)
+
+    def __len__(self) -> int:
+        return len(self._blob)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(len(self))[index]]
+        if index < 0:
+            index += len(self)
+        blob = self._blob[index]
+        last = index + 1 == len(self._blob) or self._blob[index + 1] != blob
+        end = len(self._blobs[blob]) if last else self._start[index + 1]
+        return self._prefixes[blob] + self._blobs[blob][self._start[index]:end]
+
+    def __iter__(self) -> Iterator[str]:
+        return (self[i] for i in range(len(self)))
+
+    def where(self, keep: Callable[[str], bool]) -> PathList:
+        """The paths that ``keep`` takes, in their order, as a :class:`PathList` too."""
+        kept = PathList()
+        names: list[str] = []
+        blob = -1
+        for i in range(len(self)):
+            if self._blob[i] != blob:
+                if names:
+                    kept._add(self._prefixes[blob], names)
+                blob, names = self._blob[i], []
+            path = self[i]
+            if keep(path):
+                names.append(path[len(self._prefixes[blob]):])
+        if names:
+            kept._add(self._prefixes[blob], names)
+        return kept
 
 
 def detect_format(path: Path, data: bytes) -> Format:

@@ -376,10 +376,53 @@ def test_local_workers_are_sent_chunks_a_few_ahead_not_all_at_once(monkeypatch):
 
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Counting)
     monkeypatch.setattr(executors, "LOCAL_CHUNK", 2)
+    monkeypatch.setattr(executors, "DOCUMENTS_AHEAD", 8)  # 4 chunks of 2 a worker
     results = []
     for value in executors.LocalProcesses().map(abs, list(range(-1000, 0)), workers=2):  # chunks of 2
         results.append(value)
         if len(results) % 2 == 0:
             in_flight.pop()  # a chunk taken
     assert results == [abs(v) for v in range(-1000, 0)]
-    assert most[0] <= 2 * executors.CHUNKS_AHEAD + 1
+    assert most[0] == 2 * 4
+
+
+def test_the_documents_in_flight_do_not_grow_with_the_corpus(monkeypatch):
+    """Chunks grow with the corpus (up to their cap); the documents sent ahead
+    do not: a corpus four times larger holds no more of them at once."""
+    import collections
+    import concurrent.futures
+
+    from convertables.scoring import executors
+
+    def most_in_flight(documents: int, workers: int) -> int:
+        chunks, most = collections.deque(), [0]
+
+        class Counting:  # the work done here; the documents sent and not yet taken are counted
+            def __init__(self, max_workers):
+                pass
+
+            def __enter__(self):
+                return self
+
+            def __exit__(self, *exc):
+                return False
+
+            def submit(self, function, *args):
+                chunks.append(len(args[1]))
+                most[0] = max(most[0], sum(chunks))
+                done = concurrent.futures.Future()
+                done.set_result(function(*args))
+                return done
+
+        monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Counting)
+        taken = 0
+        for _ in executors.LocalProcesses().map(abs, range(documents), workers=workers):
+            taken += 1
+            if taken == chunks[0]:
+                chunks.popleft()
+                taken = 0
+        return most[0]
+
+    small, large = most_in_flight(8_630, 16), most_in_flight(34_520, 16)
+    assert small == large == 16 * executors.DOCUMENTS_AHEAD
+    assert most_in_flight(300, 2) <= 2 * executors.DOCUMENTS_AHEAD

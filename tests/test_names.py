@@ -67,11 +67,11 @@ def test_input_names_are_in_the_order_of_sorted_paths(tmp_path: Path, monkeypatc
         (tmp_path / name).write_text("")
     (tmp_path / "link").symlink_to(tmp_path / "a", target_is_directory=True)  # (not followed, as rglob)
     expected = sorted(p for p in tmp_path.rglob("*") if p.is_file() and not p.name.startswith("."))
-    assert input_names(tmp_path) == [str(p) for p in expected]
+    assert list(input_names(tmp_path)) == [str(p) for p in expected]
     assert [Path(p).relative_to(tmp_path).as_posix() for p in input_names(tmp_path)][:4] == [
         "A.xml", "a/b/c.xml", "a/z.xml", "a-b/y.xml"]
     monkeypatch.chdir(tmp_path)
-    assert input_names(Path(".")) == [str(p.relative_to(tmp_path)) for p in expected]  # "x.xml", not "./x.xml"
+    assert list(input_names(Path("."))) == [str(p.relative_to(tmp_path)) for p in expected]  # "x.xml", not "./x.xml"
 
 
 def _names(paths) -> list[str | None]:
@@ -206,3 +206,23 @@ def test_pairs_take_little_memory_a_document():
         tracemalloc.stop()
     assert len(pairing.pairs) == count and pairing.pairs[-1].result_file == Path(results[-1])
     assert held / count < 40  # two indices a document, and slack (an object a document is hundreds)
+
+
+def test_a_folders_file_list_takes_little_memory_a_file():
+    import tracemalloc
+
+    from convertables.files import PathList
+
+    count = 20_000
+    tracemalloc.start()
+    try:
+        paths = PathList()
+        for folder in range(count // 1000):
+            paths.add(f"/data/corpus/gt/folder{folder:03d}", [f"PMC{1000000 + i}.xml" for i in range(1000)])
+        held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(paths) == count and paths[-1] == "/data/corpus/gt/folder019/PMC1000999.xml"
+    assert paths[1000] == "/data/corpus/gt/folder001/PMC1000000.xml" and paths[999].endswith("000/PMC1000999.xml")
+    assert held / count < 40  # the name's characters and two numbers (a str a path is over 100 bytes)
+    assert list(PathList(list(paths))) == list(paths)

@@ -32,9 +32,16 @@ CONNECT_TIMEOUT_S = 10.0
 # ones must not hold up the rest long.
 DASK_CHUNK = 64
 
-# Chunks in flight per dask worker: enough that none waits for work, few enough that the
-# documents sent and the records not yet taken stay a small, fixed amount whatever the corpus.
-DASK_CHUNKS_PER_WORKER = 4
+# Documents in flight per worker (local or dask), in as many chunks as that makes, two at
+# least: enough that none waits for work, and a fixed amount whatever the corpus (the chunks
+# grow with the corpus, up to their cap: a fixed count of chunks would not be), so the documents
+# sent and the records not yet taken take the same memory for 10,000 documents as for a million.
+DOCUMENTS_AHEAD = 128
+
+
+def chunks_ahead(chunk: int) -> int:
+    """Chunks of ``chunk`` documents a worker is sent ahead: :data:`DOCUMENTS_AHEAD` documents, two chunks at least."""
+    return max(2, DOCUMENTS_AHEAD // chunk)
 
 
 class LocalProcesses:
@@ -58,12 +65,13 @@ class LocalProcesses:
         from concurrent.futures import ProcessPoolExecutor  # (here: imports a single job does not need)
 
         size = max(1, min(LOCAL_CHUNK, len(items) // (workers * 32)))
+        ahead = chunks_ahead(size)
         with ProcessPoolExecutor(max_workers=workers) as pool:
             pending: deque = deque()
             try:
                 for start in range(0, len(items), size):
                     pending.append(pool.submit(_chunk, function, list(items[start:start + size])))
-                    if len(pending) >= workers * CHUNKS_AHEAD:
+                    if len(pending) >= workers * ahead:
                         yield from pending.popleft().result()
                 while pending:
                     yield from pending.popleft().result()
@@ -72,9 +80,8 @@ class LocalProcesses:
                     future.cancel()
 
 
-# Documents a chunk sent to a local worker at most, and chunks a worker ahead.
+# Documents a chunk sent to a local worker at most.
 LOCAL_CHUNK = 64
-CHUNKS_AHEAD = 4
 
 
 def _chunk(function: Callable, items: list) -> list:
@@ -148,7 +155,7 @@ class DaskCluster:
             if batch:
                 pending.append(self.client.submit(_each, function, batch, pure=False))
 
-        for _ in range(workers * DASK_CHUNKS_PER_WORKER):
+        for _ in range(workers * chunks_ahead(chunk)):
             send()
         while pending:
             head = pending.popleft()

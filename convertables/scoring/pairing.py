@@ -175,16 +175,16 @@ class Pairing:
     unpaired_results: list = field(default_factory=list)
 
 
-def collect(path: Path, suffixes: Iterable[str], model: str | None) -> list[str]:
+def collect(path: Path, suffixes: Iterable[str], model: str | None) -> Sequence[str]:
     """The files of ``path`` (a file, or a folder read recursively), as text,
-    that hold ``model`` (a corpus's paths as Path objects would take several
-    times the memory)."""
+    that hold ``model`` (a folder's as a :class:`~convertables.files.PathList`:
+    a corpus's paths as Path objects would take many times the memory)."""
     if path.is_file():
         return [str(path)]
     files = input_names(path, suffixes)
     if model is None:
         return files
-    return [p for p in files if model_of(p) in (model, None)]
+    return files.where(lambda p: model_of(p) in (model, None))
 
 
 def among_inputs(path: Path, *roots: Path) -> bool:
@@ -207,41 +207,49 @@ def pair(gt_files: Sequence, result_files: Sequence, alternatives: bool = True,
     ``PMC1_1``, ``PMC1_2``... are variants of ``PMC1``'s (a name that is itself a
     ground truth's is not a variant); they are tried after ``PMC1``'s own result,
     in the order of their numbers. Files are given as paths (text or Path) or
-    containers' members; the pairs' files are Paths (or members)."""
+    containers' members; the pairs' files are Paths (or members).
+
+    A corpus's pairing is held while it is made: what is kept a document is an
+    index where it can be (a million documents are a million of everything)."""
     results: dict[str, int] = {}  # key -> the index of its first result
     duplicates: list[int] = []
     for index, path in enumerate(result_files):
         if results.setdefault(document_key(path), index) != index:
             duplicates.append(index)
     gt_key = [document_key(p) for p in gt_files]
-    gt_keys = set(gt_key)
-    # the ground truths of each document: its index, or a list of them where it has alternatives
-    groups: dict[str, int | list[int]] = {}
     base_of = alternative_base if alternatives else str
-    for index, key in enumerate(gt_key):
+    bases: set[str] = set()
+    repeated: set[str] = set()  # bases of several ground truths: alternatives, or one name in two folders
+    for key in gt_key:
         base = base_of(key)
-        held = groups.setdefault(base, index)
-        if held != index:
-            if isinstance(held, int):
-                groups[base] = held = [held]
-            held.append(index)
+        (repeated if base in bases else bases).add(base)
+    gt_keys = _Keys(gt_key, bases) if alternatives else bases
+    members: dict[str, list[int]] = {}
+    if repeated:
+        for index, key in enumerate(gt_key):
+            if base_of(key) in repeated:
+                members.setdefault(base_of(key), []).append(index)
     variants = _variants(results, gt_keys) if result_variants else {}
     pairing = Pairing(Pairs(gt_files=gt_files, result_files=result_files))
-    used: set[str] = set()
-    for base, indices in groups.items():
-        if isinstance(indices, int) and not variants.get(gt_key[indices]) and (
-                not alternatives or base == gt_key[indices]):  # one ground truth, one result or none
-            key = gt_key[indices]
+    used = bytearray(len(result_files))
+    for index, key in enumerate(gt_key):
+        base = base_of(key)
+        if base not in repeated and not variants.get(key) and base == key:  # one ground truth, one result or none
             if key not in results and alternatives:  # eu-009 takes a result named eu-009a (or b)
                 key = next((k for k in (base + "a", base + "b") if k in results and k not in gt_keys), key)
             if key in results:
-                used.add(key)
-                pairing.pairs.append(indices, results[key])
+                used[results[key]] = 1
+                pairing.pairs.append(index, results[key])
             else:
-                pairing.unpaired_gt.append(gt_files[indices])
-                pairing.pairs.append(indices, -1)
+                pairing.unpaired_gt.append(gt_files[index])
+                pairing.pairs.append(index, -1)
             continue
-        indices = [indices] if isinstance(indices, int) else indices
+        if base in repeated:
+            indices = members.pop(base, None)
+            if indices is None:  # (its group was paired at its first file)
+                continue
+        else:
+            indices = [index]
         files = [gt_files[i] for i in indices]
         keys = [gt_key[i] for i in indices]
         # (a name that is another document's ground truth is that document's result: x-str takes no xa result)
@@ -253,16 +261,34 @@ def pair(gt_files: Sequence, result_files: Sequence, alternatives: bool = True,
             pairing.unpaired_gt.extend(files)
             pairing.pairs.append_whole(DocumentPair(keys[0], [_as_path(f) for f in files], None))
             continue
-        used.update(candidate for _, candidate in tried if candidate)
+        for _, candidate in tried:
+            if candidate:
+                used[results[candidate]] = 1
         first = next(candidate for _, candidate in tried if candidate)
         pairing.pairs.append_whole(DocumentPair(
             keys[0] if len(files) == 1 else first, [_as_path(path) for path, _ in tried],
             _as_path(result_files[results[first]]),
             [_as_path(result_files[results[k]]) if k else None for _, k in tried],
         ))
-    pairing.unpaired_results = [result_files[i] for k, i in results.items() if k not in used] + [
+    pairing.unpaired_results = [result_files[i] for i in results.values() if not used[i]] + [
         result_files[i] for i in duplicates]
     return pairing
+
+
+class _Keys:
+    """Whether a name is a ground truth's key, where alternatives make keys and
+    documents' bases differ (``eu-009a`` is a key, its base ``eu-009`` is one
+    only where a file is named so): held as the bases, the keys that are not
+    their own base (few), and the bases that are no file's key (fewer)."""
+
+    def __init__(self, keys: list[str], bases: set[str]):
+        self._bases = bases
+        self._others = {key for key in keys if alternative_base(key) != key}
+        theirs = {alternative_base(key) for key in self._others}
+        self._bases_only = theirs - {key for key in keys if key in theirs}
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._others or (key in self._bases and key not in self._bases_only)
 
 
 def _candidates(own: str | None, variants: list[str]) -> list[str | None]:
@@ -271,7 +297,7 @@ def _candidates(own: str | None, variants: list[str]) -> list[str | None]:
     return candidates or [None]
 
 
-def _variants(results: dict[str, int], gt_keys: set[str]) -> dict[str, list[str]]:
+def _variants(results: dict[str, int], gt_keys: set[str] | _Keys) -> dict[str, list[str]]:
     """Ground-truth key -> the keys of its result's variants, by their numbers."""
     found: dict[str, list[tuple[int, str, str]]] = {}
     for key in results:
