@@ -14,9 +14,10 @@ from __future__ import annotations
 import os
 import re
 from array import array
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator, Sequence, overload
+from typing import Callable, Iterable, Iterator, Sequence, overload
 
 from .. import registry
 from ..files import input_names
@@ -207,51 +208,34 @@ def pair(gt_files: Sequence, result_files: Sequence, alternatives: bool = True,
     ``PMC1_1``, ``PMC1_2``... are variants of ``PMC1``'s (a name that is itself a
     ground truth's is not a variant); they are tried after ``PMC1``'s own result,
     in the order of their numbers. Files are given as paths (text or Path) or
-    containers' members; the pairs' files are Paths (or members).
-
-    A corpus's pairing is held while it is made: what is kept a document is an
-    index where it can be (a million documents are a million of everything)."""
-    results: dict[str, int] = {}  # key -> the index of its first result
-    duplicates: list[int] = []
-    for index, path in enumerate(result_files):
-        if results.setdefault(document_key(path), index) != index:
-            duplicates.append(index)
-    gt_key = [document_key(p) for p in gt_files]
+    containers' members; the pairs' files are Paths (or members)."""
     base_of = alternative_base if alternatives else str
-    bases: set[str] = set()
-    repeated: set[str] = set()  # bases of several ground truths: alternatives, or one name in two folders
-    for key in gt_key:
-        base = base_of(key)
-        (repeated if base in bases else bases).add(base)
-    gt_keys = _Keys(gt_key, bases) if alternatives else bases
-    members: dict[str, list[int]] = {}
-    if repeated:
-        for index, key in enumerate(gt_key):
-            if base_of(key) in repeated:
-                members.setdefault(base_of(key), []).append(index)
+    results = KeyIndex(result_files, document_key)
+    bases = KeyIndex(gt_files, lambda path: base_of(document_key(path)))
+    gt_keys = KeyIndex(gt_files, document_key) if alternatives else bases
+    members = bases.repeated()  # bases of several ground truths: alternatives, or one name in two folders
     variants = _variants(results, gt_keys) if result_variants else {}
     pairing = Pairing(Pairs(gt_files=gt_files, result_files=result_files))
     used = bytearray(len(result_files))
-    for index, key in enumerate(gt_key):
+    for index, path in enumerate(gt_files):
+        key = document_key(path)
         base = base_of(key)
-        if base not in repeated and not variants.get(key) and base == key:  # one ground truth, one result or none
-            if key not in results and alternatives:  # eu-009 takes a result named eu-009a (or b)
-                key = next((k for k in (base + "a", base + "b") if k in results and k not in gt_keys), key)
-            if key in results:
-                used[results[key]] = 1
-                pairing.pairs.append(index, results[key])
+        if base not in members and not variants.get(key) and base == key:  # one ground truth, one result or none
+            found = results.get(key)
+            if found < 0 and alternatives:  # eu-009 takes a result named eu-009a (or b)
+                found = next((results.get(k) for k in (base + "a", base + "b") if k in results and k not in gt_keys),
+                             -1)
+            if found >= 0:
+                used[found] = 1
             else:
-                pairing.unpaired_gt.append(gt_files[index])
-                pairing.pairs.append(index, -1)
+                pairing.unpaired_gt.append(path)
+            pairing.pairs.append(index, found)
             continue
-        if base in repeated:
-            indices = members.pop(base, None)
-            if indices is None:  # (its group was paired at its first file)
-                continue
-        else:
-            indices = [index]
+        indices = members.get(base, [index])
+        if indices[0] != index:  # (its group was paired at its first file)
+            continue
         files = [gt_files[i] for i in indices]
-        keys = [gt_key[i] for i in indices]
+        keys = [document_key(f) for f in files]
         # (a name that is another document's ground truth is that document's result: x-str takes no xa result)
         shared = [k for k in (base, base + "a", base + "b") if k in keys or k not in gt_keys] if alternatives else []
         chosen = [next((k for k in [key] + shared if k in results), None) for key in keys]
@@ -263,32 +247,90 @@ def pair(gt_files: Sequence, result_files: Sequence, alternatives: bool = True,
             continue
         for _, candidate in tried:
             if candidate:
-                used[results[candidate]] = 1
+                used[results.get(candidate)] = 1
         first = next(candidate for _, candidate in tried if candidate)
         pairing.pairs.append_whole(DocumentPair(
             keys[0] if len(files) == 1 else first, [_as_path(path) for path, _ in tried],
-            _as_path(result_files[results[first]]),
-            [_as_path(result_files[results[k]]) if k else None for _, k in tried],
+            _as_path(result_files[results.get(first)]),
+            [_as_path(result_files[results.get(k)]) if k else None for _, k in tried],
         ))
-    pairing.unpaired_results = [result_files[i] for i in results.values() if not used[i]] + [
-        result_files[i] for i in duplicates]
+    pairing.unpaired_results = [result_files[i] for i in results.firsts() if not used[i]] + [
+        result_files[i] for i in results.duplicates()]
     return pairing
 
 
-class _Keys:
-    """Whether a name is a ground truth's key, where alternatives make keys and
-    documents' bases differ (``eu-009a`` is a key, its base ``eu-009`` is one
-    only where a file is named so): held as the bases, the keys that are not
-    their own base (few), and the bases that are no file's key (fewer)."""
+_hash = hash  # (a test makes names collide)
 
-    def __init__(self, keys: list[str], bases: set[str]):
-        self._bases = bases
-        self._others = {key for key in keys if alternative_base(key) != key}
-        theirs = {alternative_base(key) for key in self._others}
-        self._bases_only = theirs - {key for key in keys if key in theirs}
 
-    def __contains__(self, key: str) -> bool:
-        return key in self._others or (key in self._bases and key not in self._bases_only)
+class KeyIndex:
+    """The items of a sequence by a key of each (a file's document name): the
+    first item of each key, the later ones of a key, and whether a name is one's
+    key. A corpus's keys as strings in a dict would be the largest thing a run
+    holds (a million documents: hundreds of megabytes); a large one is held as
+    the keys' hashes, sorted, with each item's index (arrays of numbers), and a name found by its
+    hash is checked against its item's key. Keys that share a hash (several
+    items of one key, or, rarely, two keys of one hash) are kept as strings."""
+
+    LARGE = 4096
+    """Sequences of more items than this are held as hashes (a smaller one as a dict)."""
+
+    def __init__(self, items: Sequence, key: Callable[[object], str]):
+        self._items, self._key = items, key
+        self._exact: dict[str, list[int]] = {}  # key -> its items' indices, where keys share a hash
+        self._shared: set[int] = set()
+        if len(items) <= self.LARGE:
+            self._hashes = None
+            for index, item in enumerate(items):
+                self._exact.setdefault(key(item), []).append(index)
+            return
+        hashes = array("q", (_hash(key(item)) for item in items))
+        order = sorted(range(len(hashes)), key=hashes.__getitem__)  # (stable: of one hash, the items in order)
+        hashes = array("q", (hashes[i] for i in order))
+        kept_hashes, kept_order = array("q"), array("q")
+        for position, value in enumerate(hashes):
+            shared = (position > 0 and hashes[position - 1] == value) or (
+                position + 1 < len(hashes) and hashes[position + 1] == value)
+            if shared:
+                self._shared.add(value)
+                self._exact.setdefault(key(items[order[position]]), []).append(order[position])
+            else:
+                kept_hashes.append(value)
+                kept_order.append(order[position])
+        self._hashes, self._order = kept_hashes, kept_order
+
+    def get(self, name: str) -> int:
+        """The index of the first item whose key is ``name``, or -1."""
+        if self._hashes is None or name in self._exact:
+            return self._exact.get(name, (-1,))[0]
+        value = _hash(name)
+        if value in self._shared:
+            return -1
+        at = bisect_left(self._hashes, value)
+        if at == len(self._hashes) or self._hashes[at] != value:
+            return -1
+        index = self._order[at]
+        return index if self._key(self._items[index]) == name else -1
+
+    def __contains__(self, name: str) -> bool:
+        return self.get(name) >= 0
+
+    def repeated(self) -> dict[str, list[int]]:
+        """Each key of several items, with their indices in order."""
+        return {name: indices for name, indices in self._exact.items() if len(indices) > 1}
+
+    def firsts(self) -> list[int]:
+        """The index of each key's first item, in the items' order."""
+        if self._hashes is None:
+            return [indices[0] for indices in self._exact.values()]
+        return sorted([*self._order, *(indices[0] for indices in self._exact.values())])
+
+    def duplicates(self) -> list[int]:
+        """The items after the first of their key, in their order."""
+        return sorted(index for indices in self._exact.values() for index in indices[1:])
+
+    def names(self) -> Iterator[str]:
+        """Each key, once, in the order of its first item."""
+        return (self._key(self._items[index]) for index in self.firsts())
 
 
 def _candidates(own: str | None, variants: list[str]) -> list[str | None]:
@@ -297,10 +339,10 @@ def _candidates(own: str | None, variants: list[str]) -> list[str | None]:
     return candidates or [None]
 
 
-def _variants(results: dict[str, int], gt_keys: set[str] | _Keys) -> dict[str, list[str]]:
+def _variants(results: KeyIndex, gt_keys: KeyIndex) -> dict[str, list[str]]:
     """Ground-truth key -> the keys of its result's variants, by their numbers."""
     found: dict[str, list[tuple[int, str, str]]] = {}
-    for key in results:
+    for key in results.names():
         match = _VARIANT.match(key)
         if match and key not in gt_keys and match.group(1) in gt_keys:
             digits = match.group(2).lstrip("0")
