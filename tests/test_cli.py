@@ -350,14 +350,17 @@ def test_a_misspelt_format_setting_is_refused_not_ignored():
     assert WriteOptions().get("model") == WriteOptions()["model"] == "auto" and "model" not in WriteOptions()
 
 
-def test_local_workers_are_sent_chunks_a_few_ahead_not_all_at_once(monkeypatch):
+def _sent_ahead(monkeypatch, items, workers: int) -> tuple[list, int, int]:
+    """LocalProcesses.map's results, with a pool that does the work where it is
+    sent, and the most chunks and documents sent and not yet taken at once."""
+    import collections
     import concurrent.futures
 
     from convertables.scoring import executors
 
-    in_flight, most = [], [0]
+    chunks, most = collections.deque(), [0, 0]
 
-    class Counting:  # the work done here; how many chunks wait at once is counted
+    class Counting:
         def __init__(self, max_workers):
             pass
 
@@ -368,61 +371,39 @@ def test_local_workers_are_sent_chunks_a_few_ahead_not_all_at_once(monkeypatch):
             return False
 
         def submit(self, function, *args):
-            in_flight.append(1)
-            most[0] = max(most[0], len(in_flight))
+            chunks.append(len(args[1]))
+            most[:] = max(most[0], len(chunks)), max(most[1], sum(chunks))
             done = concurrent.futures.Future()
             done.set_result(function(*args))
             return done
 
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Counting)
+    results, taken = [], 0
+    for value in executors.LocalProcesses().map(abs, items, workers=workers):
+        results.append(value)
+        taken += 1
+        if taken == chunks[0]:  # a chunk taken
+            chunks.popleft()
+            taken = 0
+    return results, most[0], most[1]
+
+
+def test_local_workers_are_sent_chunks_a_few_ahead_not_all_at_once(monkeypatch):
+    from convertables.scoring import executors
+
     monkeypatch.setattr(executors, "LOCAL_CHUNK", 2)
     monkeypatch.setattr(executors, "DOCUMENTS_AHEAD", 8)  # 4 chunks of 2 a worker
-    results = []
-    for value in executors.LocalProcesses().map(abs, list(range(-1000, 0)), workers=2):  # chunks of 2
-        results.append(value)
-        if len(results) % 2 == 0:
-            in_flight.pop()  # a chunk taken
+    results, chunks, _ = _sent_ahead(monkeypatch, list(range(-1000, 0)), workers=2)
     assert results == [abs(v) for v in range(-1000, 0)]
-    assert most[0] == 2 * 4
+    assert chunks == 2 * 4
 
 
 def test_the_documents_in_flight_do_not_grow_with_the_corpus(monkeypatch):
     """Chunks grow with the corpus (up to their cap); the documents sent ahead
     do not: a corpus four times larger holds no more of them at once."""
-    import collections
-    import concurrent.futures
-
     from convertables.scoring import executors
 
-    def most_in_flight(documents: int, workers: int) -> int:
-        chunks, most = collections.deque(), [0]
-
-        class Counting:  # the work done here; the documents sent and not yet taken are counted
-            def __init__(self, max_workers):
-                pass
-
-            def __enter__(self):
-                return self
-
-            def __exit__(self, *exc):
-                return False
-
-            def submit(self, function, *args):
-                chunks.append(len(args[1]))
-                most[0] = max(most[0], sum(chunks))
-                done = concurrent.futures.Future()
-                done.set_result(function(*args))
-                return done
-
-        monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Counting)
-        taken = 0
-        for _ in executors.LocalProcesses().map(abs, range(documents), workers=workers):
-            taken += 1
-            if taken == chunks[0]:
-                chunks.popleft()
-                taken = 0
-        return most[0]
-
-    small, large = most_in_flight(8_630, 16), most_in_flight(34_520, 16)
+    small = _sent_ahead(monkeypatch, range(8_630), workers=16)[2]
+    large = _sent_ahead(monkeypatch, range(34_520), workers=16)[2]
     assert small == large == 16 * executors.DOCUMENTS_AHEAD
-    assert most_in_flight(300, 2) <= 2 * executors.DOCUMENTS_AHEAD
+    assert _sent_ahead(monkeypatch, range(300), workers=2)[2] <= 2 * executors.DOCUMENTS_AHEAD
