@@ -341,3 +341,29 @@ def test_a_metric_that_aligns_cells_colours_them_and_names_each_ones_partner(bro
     cell(section, "result", "B").click()
     assert section.find_element(By.CSS_SELECTOR, ".partner-line").text == "Mapped to no ground-truth cell."
     assert quiet_console(browser) == []
+
+
+def test_teds_in_chromium_colours_cells_by_the_tree_edit_mapping(browser, tmp_path: Path):
+    """A cell's text changed (12.5 -> 12.8: one edit in four characters, similarity 0.75) and a row lost."""
+    from selenium.webdriver.common.by import By
+
+    def page_of(rows: list[list[str]]) -> str:
+        body = "".join("<tr>" + "".join(f"<td>{text}</td>" for text in row) + "</tr>" for row in rows)
+        return f"<html><body><table>{body}</table></body></html>"
+
+    gt, res = tmp_path / "gt", tmp_path / "res"
+    gt.mkdir()
+    res.mkdir()
+    (gt / "t.html").write_text(page_of([["Name", "Value"], ["a", "12.5"], ["b", "41"], ["c", "7"]]))
+    (res / "t.html").write_text(page_of([["Name", "Value"], ["a", "12.8"], ["b", "41"]]))
+    score(gt, res, "teds", html=tmp_path / "report.html")
+    show(browser, tmp_path / "report.html")
+    section = open_document(browser, 0)
+    assert [colour(browser, cell(section, "gt", text)) for text in ("a", "12.5", "c", "7")] == [
+        SKY_BLUE, YELLOW, VERMILLION, VERMILLION]
+    cell(section, "gt", "12.5").click()
+    line = section.find_element(By.CSS_SELECTOR, ".partner-line").text
+    assert line.startswith("Mapped to result cell \u201c12.8\u201d") and line.endswith(" 0.750.")
+    cell(section, "gt", "c").click()
+    assert section.find_element(By.CSS_SELECTOR, ".partner-line").text == "Mapped to no result cell."
+    assert quiet_console(browser) == []
