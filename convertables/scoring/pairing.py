@@ -124,9 +124,9 @@ class Pairs(Sequence[DocumentPair]):
             found = self._whole[index]
         else:
             result = self._result[index]
-            gt_file = _as_path(self._gt_files[gt])
+            gt_file = as_path(self._gt_files[gt])
             found = DocumentPair(document_key(gt_file), [gt_file],
-                                 _as_path(self._result_files[result]) if result >= 0 else None)
+                                 as_path(self._result_files[result]) if result >= 0 else None)
         if self.joined:
             found.joined = {r: self.joined[r] for r in found.result_files if r in self.joined}
         return found
@@ -143,7 +143,7 @@ class Pairs(Sequence[DocumentPair]):
         for position, (gt, result) in enumerate(zip(self._gt, self._result)):
             if gt >= 0:
                 if result < 0:
-                    yield position, [_as_path(self._gt_files[gt])]
+                    yield position, [as_path(self._gt_files[gt])]
             elif self._whole[position].result_file is None:
                 yield position, self._whole[position].gt_files
 
@@ -163,7 +163,8 @@ class Selection(Sequence[DocumentPair]):
         return self._pairs[self.positions[index]]
 
 
-def _as_path(source):
+def as_path(source):
+    """A path given as text as a Path; a Path or a container's member as it is."""
     return Path(source) if isinstance(source, str) else source
 
 
@@ -243,16 +244,16 @@ def pair(gt_files: Sequence, result_files: Sequence, alternatives: bool = True,
                  for candidate in _candidates(own, variants.get(key, []))]
         if not any(candidate for _, candidate in tried):  # scored as a document with no result; listed as unpaired
             pairing.unpaired_gt.extend(files)
-            pairing.pairs.append_whole(DocumentPair(keys[0], [_as_path(f) for f in files], None))
+            pairing.pairs.append_whole(DocumentPair(keys[0], [as_path(f) for f in files], None))
             continue
         for _, candidate in tried:
             if candidate:
                 used[results.get(candidate)] = 1
         first = next(candidate for _, candidate in tried if candidate)
         pairing.pairs.append_whole(DocumentPair(
-            keys[0] if len(files) == 1 else first, [_as_path(path) for path, _ in tried],
-            _as_path(result_files[results.get(first)]),
-            [_as_path(result_files[results.get(k)]) if k else None for _, k in tried],
+            keys[0] if len(files) == 1 else first, [as_path(path) for path, _ in tried],
+            as_path(result_files[results.get(first)]),
+            [as_path(result_files[results.get(k)]) if k else None for _, k in tried],
         ))
     pairing.unpaired_results = [result_files[i] for i in results.firsts() if not used[i]] + [
         result_files[i] for i in results.duplicates()]

@@ -21,7 +21,7 @@ from ..geometry import GeometryFailed
 from ..model import Document
 from ..options import ReadOptions
 from .metric import Metric, ScoreSettings, get_metric
-from .pairing import DocumentPair, Pairing, Pairs, _as_path, collect, document_key, pair
+from .pairing import DocumentPair, Pairing, Pairs, as_path, collect, document_key, pair
 from .executors import DaskCluster, LocalProcesses, executor_for
 from .explain import Details
 from .records import RecordStore
@@ -360,8 +360,8 @@ def score_paths(
         raise UsageError(f"{gt}: no ground-truth files found")
     if gt.is_file() and result.is_file() and not joined and len(gt_files) == len(result_files) == 1:
         # two files of a document each: each other's, whatever their names
-        pairing = Pairing(Pairs([DocumentPair(document_key(gt_files[0]), [_as_path(gt_files[0])],
-                                              _as_path(result_files[0]))]))
+        pairing = Pairing(Pairs([DocumentPair(document_key(gt_files[0]), [as_path(gt_files[0])],
+                                              as_path(result_files[0]))]))
     else:
         pairing = pair(gt_files, result_files, alternatives=metric.has_alternatives(settings),
                        result_variants=metric.has_result_variants(settings))
