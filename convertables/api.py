@@ -82,6 +82,12 @@ def convert(
         raise UsageError("say which format to write: --to FORMAT (or an -o file with a suffix)")
     target.writer()
     if isinstance(inputs, Document):
+        from .batch import check_settings_used
+
+        if read_options:
+            raise UsageError(f"{', '.join(sorted(read_options))}: setting(s) for reading files; a Document "
+                             "is converted as it is, not read")
+        check_settings_used([], None, target, read_options, write_options)
         if output is not None and output.is_dir():
             raise UsageError(f"{output}: is a folder; a document converts into a file")
         if output is not None and str(output) == "-":

@@ -278,5 +278,59 @@ def plan(
         output is not None and (output.is_dir() or str(output).endswith(os.sep))))
     if not into_folder and output is None and to_format.binary and stdout is not None:
         raise UsageError(f"{to_format.name} is a binary format: pass -o FILE")
+    check_settings_used([source for source, _ in sources], from_format, to_format, read_options, write_options,
+                        joined)
     return Batch(sources, output if not (into_container and to_stream) else None, into_folder, from_format,
                  to_format, read_options, write_options, force, stdout, joined, into_container and not to_stream)
+
+
+def _takers(name: str, direction: str) -> str:
+    """The formats whose reader (or writer) takes the setting ``name``, said for a message."""
+    takers = [f.name for f in registry.formats().values() if (f.reads if direction == "read" else f.writes)
+              and any(o.name == name for o in f.options_for(direction))]
+    return f"{', '.join(takers)} {'input' if direction == 'read' else 'output'}"
+
+
+def check_settings_used(sources: list[Source], from_format: Format | None, to_format: Format,
+                        read_options: ReadOptions, write_options: WriteOptions,
+                        joined: dict[Path, list[joining.TableFile]] | None = None) -> None:
+    """Refuse (UsageError) a setting that no format of this conversion takes: one
+    the output format's writer does not take, or one no input's reader takes (the
+    inputs' formats sniffed from their first bytes, until each setting given has
+    found a reader that takes it; an input whose format cannot be told, or
+    standard input, is not held against any). A setting that some inputs of a
+    batch of several formats take is used, by them."""
+    declared_read, declared_write = ReadOptions()._declared(), WriteOptions()._declared()
+    for name in write_options:
+        if not any(o.name == name for o in to_format.options_for("write")):
+            raise UsageError(f"{declared_write[name].flag} is an option of {_takers(name, 'write')} only; "
+                             f"the output here is {to_format.name}")
+    wanted = set(read_options)
+    if not wanted:
+        return
+    seen: list[str] = []
+    for source in sources:
+        if from_format is not None:
+            fmt = from_format
+        elif isinstance(source, MemberRef):
+            fmt = registry.get(source.format)
+        else:
+            path = joined[source][0].path if joined and source in joined else source
+            if files.is_stdin(path):
+                return  # (its format shows once it is read; no setting is held against it)
+            try:
+                with Path(path).open("rb") as handle:
+                    fmt = registry.detect(Path(path), handle.read(registry.SNIFF_BYTES))
+            except OSError:
+                fmt = None  # (its reader says why)
+            if fmt is None:
+                return
+        if fmt.name not in seen:
+            seen.append(fmt.name)
+        wanted -= {o.name for o in fmt.options_for("read")}
+        if not wanted or from_format is not None:
+            break
+    if wanted:
+        name = sorted(wanted)[0]
+        raise UsageError(f"{declared_read[name].flag} is an option of {_takers(name, 'read')} only; the "
+                         f"input{'s here are' if len(seen) > 1 else ' here is'} {', '.join(seen)}")

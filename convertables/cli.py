@@ -6,7 +6,8 @@ Exit codes, one meaning for every command (README, "Exit codes"):
 * 1: something of an input was lost or not done, and said in an error line (a file not
   converted, a dropped cell, an existing output without --force; check: an error found;
   score: a document not scored, or nothing paired);
-* 2: usage error: bad options, a missing input, a format that cannot do what was asked;
+* 2: usage error: bad options (one that no format of the conversion takes), a missing input,
+  a format that cannot do what was asked;
 * 130: interrupted (Ctrl-C); no half-written output is left behind.
 """
 
@@ -273,6 +274,9 @@ def _conversion_command(source: Optional[str], target: Optional[str]):
 
 
 CONVERT_HELP = """Convert files between formats, through the canonical model.
+
+    A format's option that neither the input's nor the output's format takes is
+    a usage error (exit 2).
 
     Examples:
 

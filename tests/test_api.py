@@ -157,9 +157,17 @@ def test_shortcuts_take_every_conversion_option_and_show_their_formats(monkeypat
     monkeypatch.chdir(ROOT)
     runner = CliRunner()
     plain = runner.invoke(app, ["icdar2json", "samples/icdar/sample-str.xml"])
-    other = runner.invoke(app, ["icdar2json", "samples/icdar/sample-str.xml", "--dpi", "300", "--page-height", "842",
-                                "--track", "A", "--split-blank-rows"])
-    assert plain.exit_code == other.exit_code == 0 and plain.stdout == other.stdout
+    assert plain.exit_code == 0 and plain.stdout.startswith("{")
+    # every option parses, as convert's; one that neither format takes is refused, naming those that do
+    for flags, message in ((["--track", "A"], "error: --track is an option of ctdar output only; the output here is "
+                                              "json"),
+                           (["--split-blank-rows"], "error: --split-blank-rows is an option of xlsx input only; the "
+                                                    "input here is icdar"),
+                           (["--dpi", "300", "--page-height", "842"], "error: --dpi is an option of icdar, ctdar, "
+                                                                      "docling, pubtabnet output only; the output "
+                                                                      "here is json")):
+        other = runner.invoke(app, ["icdar2json", "samples/icdar/sample-str.xml", *flags])
+        assert other.exit_code == 2 and other.output.strip() == message and other.stdout == ""
     shown = runner.invoke(app, ["icdar2json", "--help"]).output
     assert "--keep-instructions" in shown and "--split-blank-rows" not in shown and "--track" not in shown
 
@@ -328,3 +336,27 @@ def test_the_frame_hint_names_what_converts_fractions_of_the_page():
     dumps(doc, "icdar", diagnostics=diagnostics)
     (foreign,) = [d for d in diagnostics if d.code == "frame-foreign"]
     assert "--page-width and --page-height" in foreign.hint
+
+
+def test_a_setting_no_format_of_the_conversion_takes_is_refused_in_the_command_and_the_library(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    message = "--split-blank-rows is an option of xlsx input only; the input here is icdar"
+    result = CliRunner().invoke(app, ["convert", "samples/icdar/sample-str.xml", "--to", "icdar", "--split-blank-rows",
+                                      "-o", str(tmp_path / "out-str.xml")])
+    assert result.exit_code == 2 and result.output.strip() == "error: " + message
+    assert not (tmp_path / "out-str.xml").exists()
+    with pytest.raises(UsageError, match="^" + message + "$"):
+        convert("samples/icdar/sample-str.xml", to_format="icdar", split_blank_rows=True)
+    with pytest.raises(UsageError, match="^--keep-blank is an option of icdar output only; the output here is html$"):
+        convert("samples/icdar/sample-str.xml", to_format="html", keep_blank=True)
+    with pytest.raises(UsageError, match="a Document is converted as it is, not read"):
+        convert(read("samples/icdar/sample-str.xml"), to_format="icdar", page=2)
+    # a batch of several formats: a setting that some of its inputs take is theirs, and the others' are unaffected
+    mixed = tmp_path / "mixed"
+    mixed.mkdir()
+    (mixed / "icdar-str.xml").write_bytes((SAMPLES / "icdar" / "sample-str.xml").read_bytes())
+    (mixed / "page.html").write_bytes((SAMPLES / "html" / "sample.html").read_bytes())
+    report = convert(mixed, tmp_path / "out", to_format="icdar", page=3)
+    assert report.converted == 2 and not report.failed
+    assert {r.page for t in read(tmp_path / "out" / "page-str.xml").tables for r in t.regions} == {3}
+    assert read(tmp_path / "out" / "icdar-str.xml") == read(SAMPLES / "icdar" / "sample-str.xml")
