@@ -413,3 +413,34 @@ def test_a_workbook_openpyxl_cannot_read_is_one_line_naming_the_file(part, edit,
 ])
 def test_numbers_of_any_size_are_shown_in_fixed_formats(value, number_format, shown):
     assert xlsx_workbook.display_text(value, number_format) == shown
+
+
+def test_a_formula_without_a_value_reads_as_its_text_with_a_warning_whichever_reading(tmp_path, monkeypatch):
+    """openpyxl (and pandas through it) writes a text starting with '=' as a
+    formula and stores no value for it: the cell shows '=' and the formula."""
+    from typer.testing import CliRunner
+
+    from convertables.cli import app
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.append(["Country", "=Total", "Share"])
+    sheet.append(["France", 3, "=B2/10"])
+    sheet.append(["Spain", 4, 0.5])
+    data = _saved(book)
+    quick, full = _both(data)
+    assert quick == full and quick[0].formulas_without_value == ("B1", "C2")
+    path = tmp_path / "export.xlsx"
+    path.write_bytes(data)
+    runner = CliRunner()
+    out = runner.invoke(app, ["convert", str(path), "--to", "csv"])
+    assert out.exit_code == 0 and out.stdout.splitlines() == ["Country,=Total,Share", "France,3,=B2/10", "Spain,4,0.5"]
+    assert ("warning formula-without-value sheet 'Sheet': 2 cell(s) hold a formula and no value computed from it "
+            "(B1, C2); read as '=' and the formula's text") in out.stderr
+    # the same through openpyxl's own reading
+    monkeypatch.setattr(xlsx_workbook, "_read_sheets_quickly", lambda data: None)
+    monkeypatch.setattr(xlsx, "_read_sheets_quickly", lambda data: None)
+    diagnostics = Diagnostics("export.xlsx")
+    doc = read_document(data, xlsx.FORMAT, "export.xlsx", ReadOptions(), diagnostics)
+    assert [c.content for c in doc.tables[0].cells()][:6] == ["Country", "=Total", "Share", "France", "3", "=B2/10"]
+    assert [d.code for d in diagnostics.items if d.code == "formula-without-value"] == ["formula-without-value"]

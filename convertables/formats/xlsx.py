@@ -42,7 +42,7 @@ from ..model import Cell, Document, Region, Table
 from ..options import PAGE, PANDAS_LABELS, Option, ReadOptions, WriteOptions
 from ..registry import Format
 from ..xmlsafe import parse_xml, xml_text
-from .xlsx_workbook import (MAX_MERGED_CELLS, _column_number, _entries, _EntitiesDeclared, _read_sheets_quickly,
+from .xlsx_workbook import (FORMULA_WITHOUT_VALUE, MAX_MERGED_CELLS, _column_number, _entries, formula_cells, _EntitiesDeclared, _read_sheets_quickly,
                             _Sheet, _TooManyMerged)
 
 if TYPE_CHECKING:
@@ -169,6 +169,14 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
         if sheet.unknown_format:
             diagnostics.info("xlsx-format", f"sheet {sheet.title!r}: some number formats are not applied; "
                                             "their plain values are shown")
+        if sheet.formulas_without_value:
+            shown = ", ".join(sheet.formulas_without_value[:5]) + (", ..." if len(sheet.formulas_without_value) > 5
+                                                                   else "")
+            diagnostics.warning("formula-without-value",
+                                f"sheet {sheet.title!r}: {len(sheet.formulas_without_value)} cell(s) hold a formula "
+                                f"and no value computed from it ({shown}); read as '=' and the formula's text",
+                                hint="a text starting with '=' written by pandas or openpyxl becomes a formula; "
+                                     "opening and saving the workbook in a spreadsheet application stores the values")
         if sheet.hidden_rows or sheet.hidden_cols:
             diagnostics.info("xlsx-hidden", f"sheet {sheet.title!r}: {sheet.hidden_rows} hidden row(s) and "
                                             f"{sheet.hidden_cols} hidden column(s) are kept")
@@ -246,23 +254,45 @@ def _read_sheets_with_openpyxl(data: bytes, diagnostics: Diagnostics) -> list[_S
 
     try:
         workbook = openpyxl.load_workbook(io.BytesIO(data), data_only=True)
+        # the formulas, where a cell has one and no value: from a reading that keeps formulas
+        formulas = openpyxl.load_workbook(io.BytesIO(data)) if _has_formulas(data) else None
         sheets = []
-        for sheet in workbook.worksheets:
+        for number, sheet in enumerate(workbook.worksheets):
             merged = {(rng.min_row, rng.min_col): (rng.max_row, rng.max_col) for rng in sheet.merged_cells.ranges}
+            with_formulas = formulas.worksheets[number]._cells if formulas is not None else {}
             # (a cell's style is looked up as it is read: a style the workbook lacks fails here)
-            cells = [(r, c, cell.value, cell.data_type,
-                      (cell.number_format, bool(cell.font and cell.font.b)) if cell.value is not None else _NO_STYLE)
-                     for (r, c), cell in sorted(sheet._cells.items())]
+            cells = []
+            for (r, c), cell in sorted(sheet._cells.items()):
+                value, data_type = cell.value, cell.data_type
+                if value is None and (r, c) in with_formulas:
+                    formula = with_formulas[r, c]
+                    if formula.data_type == "f" and isinstance(formula.value, str) and formula.value.startswith("="):
+                        value, data_type = formula.value, FORMULA_WITHOUT_VALUE
+                cells.append((r, c, value, data_type,
+                              (cell.number_format, bool(cell.font and cell.font.b)) if value is not None else _NO_STYLE))
             entries, unknown_format = _entries(cells, merged)
             sheets.append(_Sheet(
                 sheet.title, entries, bool(merged), unknown_format,
                 sum(1 for d in sheet.row_dimensions.values() if d.hidden),
                 sum(1 for d in sheet.column_dimensions.values() if d.hidden),
+                formula_cells(cells),
             ))
     except Exception as exc:  # openpyxl raises many kinds on damaged workbooks, some over several lines
         message = " ".join(f"{type(exc).__name__}: {exc}".split())
         raise diagnostics.fail("xlsx-unreadable", f"cannot be read as a workbook: {message}") from None
     return sheets
+
+
+_FORMULA_ELEMENT = re.compile(rb"<([A-Za-z_][\w.-]*:)?f[\s/>]")
+
+
+def _has_formulas(data: bytes) -> bool:
+    """Whether a worksheet of the workbook holds a formula element (``<f>``)."""
+    import zipfile
+
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        return any(_FORMULA_ELEMENT.search(archive.read(name)) for name in archive.namelist()
+                   if name.startswith("xl/worksheets/") and name.endswith(".xml"))
 
 
 # -- writing ---------------------------------------------------------------------------------

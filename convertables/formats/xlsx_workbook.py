@@ -179,6 +179,8 @@ class _Sheet(NamedTuple):
     unknown_format: bool
     hidden_rows: int
     hidden_cols: int
+    formulas_without_value: tuple[str, ...] = ()
+    """The cells (``B7``) holding a formula and no value it last gave: read as ``=`` and the formula's text."""
 
 
 def _covered_cells(positions, merged: dict[tuple[int, int], tuple[int, int]]) -> set[tuple[int, int]]:
@@ -204,6 +206,27 @@ def _covered_cells(positions, merged: dict[tuple[int, int], tuple[int, int]]) ->
     return covered
 
 
+FORMULA_WITHOUT_VALUE = "formula"
+"""The data type given a cell with a formula whose value the workbook does not hold
+(one written by a program that does not compute formulas: openpyxl, pandas): its
+value is ``=`` and the formula's text, as the cell shows it in a spreadsheet
+application that does not recompute."""
+
+
+def _column_letters(number: int) -> str:
+    """1 -> ``A``, 27 -> ``AA``."""
+    letters = ""
+    while number > 0:
+        number, rest = divmod(number - 1, 26)
+        letters = chr(65 + rest) + letters
+    return letters
+
+
+def formula_cells(cells: list) -> tuple[str, ...]:
+    """The references (``B7``) of the cells of ``cells`` read as a formula without a value."""
+    return tuple(f"{_column_letters(c[1])}{c[0]}" for c in cells if c[3] == FORMULA_WITHOUT_VALUE)
+
+
 def _entries(cells: list, merged: dict[tuple[int, int], tuple[int, int]]) -> tuple[list, bool]:
     """The shown cells of a sheet, from ``cells``: ``(row, column, value, data
     type, (number format, bold))`` as openpyxl reads them (cached values), one
@@ -223,6 +246,9 @@ def _entries(cells: list, merged: dict[tuple[int, int], tuple[int, int]]) -> tup
         if value.__class__ is str:
             if value == "" and (r, c) not in merged:
                 continue  # (an empty text shows nothing, unless it heads a merged range)
+            if data_type == FORMULA_WITHOUT_VALUE:
+                entries.append((r, c, end_r, end_c, value, bold))
+                continue
             if data_type != "f":
                 # what display_text gives a text, whatever its format
                 entries.append((r, c, end_r, end_c, value, bold))
@@ -250,7 +276,7 @@ def _entries(cells: list, merged: dict[tuple[int, int], tuple[int, int]]) -> tup
 # tests/test_xlsx_reading.py checks both readings agree.
 
 _MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
-_ROW, _C, _V, _IS, _T, _R = (_MAIN + name for name in ("row", "c", "v", "is", "t", "r"))
+_ROW, _C, _V, _IS, _T, _R, _F = (_MAIN + name for name in ("row", "c", "v", "is", "t", "r", "f"))
 _PACKAGE = "{http://schemas.openxmlformats.org/package/2006/content-types}"
 _PACKAGE_RELATIONSHIP = "{http://schemas.openxmlformats.org/package/2006/relationships}Relationship"
 _RELATIONSHIP_ID = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
@@ -517,7 +543,12 @@ class _QuickSheet:
                 if kind == "inlineStr" and len(el) == 1 and (inline := el[0]).tag == _IS:  # what openpyxl writes
                     append((r, column, _rich_text(inline), "s", styles[style_id]))
                 else:
-                    append((r, column, *value(el, kind, style_id), styles[style_id]))
+                    found, found_kind = value(el, kind, style_id)
+                    if found is None and len(el) and (formula := el.find(_F)) is not None:
+                        if not formula.text:  # (a shared formula's other cells: openpyxl spells their text)
+                            raise _Unusual("a shared formula without a value")
+                        found, found_kind = "=" + formula.text, FORMULA_WITHOUT_VALUE
+                    append((r, column, found, found_kind, styles[style_id]))
         if not in_order:
             cells = sorted({(c[0], c[1]): c for c in cells}.values())
         hidden_cols: dict[int, bool] = {}  # by first column, as openpyxl keys them (by its letter)
@@ -544,7 +575,7 @@ class _QuickSheet:
                 raise _TooManyMerged(self.book.merged_cells)
         entries, unknown_format = _entries(cells, merged)
         return _Sheet(self.title, entries, bool(merged), unknown_format, sum(hidden_rows.values()),
-                      sum(hidden_cols.values()))
+                      sum(hidden_cols.values()), formula_cells(cells))
 
 
 def _rich_text(element) -> str:
