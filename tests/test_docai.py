@@ -243,19 +243,60 @@ def test_int64_offsets_as_strings_are_the_format_and_inner_line_breaks_stay():
     assert _cells(doc) == [(1, [(0, 0, 0, 0, "Gross\nmargin", False), (0, 1, 0, 1, "12 %", False)])]
 
 
-def test_a_shards_text_offset_applies_and_other_shards_text_is_unknown():
-    data = json.loads(_doc([[_cell("100", "103"), _cell("90", "101")]], text="abc"))
-    data["shardInfo"] = {"shardIndex": "1", "shardCount": "3", "textOffset": "100"}
+def _shard(index: int, count: int, offset: int, text: str, rows: list) -> bytes:
+    """One shard of a sharded Document, as batch processing writes it (int64s as strings)."""
+    data = json.loads(_doc(rows, text=text))
+    data["shardInfo"] = {"shardIndex": str(index), "shardCount": str(count), "textOffset": str(offset)}
+    data["pages"][0]["pageNumber"] = index + 1
+    return json.dumps(data).encode()
+
+
+def test_a_shards_text_anchors_are_offsets_into_its_own_text_as_the_toolbox_reads_them(tmp_path):
+    """googleapis/python-documentai-toolbox slices each shard's own ``text`` with
+    the segments' indexes as written; ``textOffset`` only says where that text
+    starts in the whole document's."""
+    texts = ["Item\nPrice\nTea\n2.50\n", "Item\nPrice\nCake\n4.10\n"]
+    offsets = [0, 4350]
+    rows = [[[_cell("0", "5"), _cell("5", "11")], [_cell("11", str(11 + len(t.split("\n")[2]) + 1)),
+                                                 _cell(str(len(t) - 5), str(len(t)))]] for t in texts]
+    for k, (text, offset) in enumerate(zip(texts, offsets)):
+        (tmp_path / f"doc-{k}.json").write_bytes(_shard(k, 2, offset, text, rows[k]))
+    result = runner.invoke(app, ["convert", str(tmp_path / "doc-1.json"), "--to", "csv"])
+    assert result.exit_code == 0 and result.output.splitlines() == ["Item,Price", "Cake,4.10"]
+    doc, diagnostics = _read((tmp_path / "doc-0.json").read_bytes())
+    assert diagnostics.codes() == [] and [c.content for c in doc.tables[0].cells()] == ["Item", "Price", "Tea", "2.50"]
+
+
+def test_a_table_whose_every_text_is_lost_is_an_error_and_a_part_lost_a_warning():
+    data = json.loads(_doc([[_cell("4350", "4355"), _cell("4355", "4361")]], text="Item\nPrice\n"))
+    data["shardInfo"] = {"shardIndex": "1", "shardCount": "3", "textOffset": "4350"}
     doc, diagnostics = _read(json.dumps(data).encode())
-    assert [c.content for c in doc.tables[0].cells()] == ["abc", None]
-    (said,) = [d for d in diagnostics if d.code == "docai-text-offset"]
-    assert "[90, 101)" in said.message and "from 100" in said.message and said.severity.value == "warning"
+    assert [c.content for c in doc.tables[0].cells()] == [None, None]
+    assert diagnostics.codes() == ["docai-text-offset"] * 2 + ["docai-text-lost"]
+    said = diagnostics.items[0]
+    assert said.message == ("pages[0].tables[0].bodyRows[0].cells[0]: text segment [4350, 4355) is not within the "
+                            "document's text (11 characters, the shard's, which starts at 4,350 in the whole "
+                            "document's); the cell's text is unknown") and said.severity.value == "warning"
+    lost = diagnostics.items[-1]
+    assert lost.severity.value == "error" and lost.message == (
+        "pages[0].tables[0]: the text of every cell with a text segment (2) is unknown; the table's text is lost")
+    # one cell's text lost of two: a warning only
+    doc, diagnostics = _read(_doc([[_cell("0", "5"), _cell("90", "101")]], text="Item\nPrice\n"))
+    assert [c.content for c in doc.tables[0].cells()] == ["Item", None]
+    assert [(d.code, d.severity.value) for d in diagnostics] == [("docai-text-offset", "warning")]
+
+
+def test_a_document_whose_table_text_is_all_lost_exits_1(tmp_path):
+    path = tmp_path / "shard.json"
+    path.write_bytes(_doc([[_cell("100", "103"), _cell("103", "106")]], text="abc"))
+    result = runner.invoke(app, ["convert", str(path), "--to", "csv", "-o", str(tmp_path / "out.csv")])
+    assert result.exit_code == 1 and "docai-text-lost" in result.output
 
 
 def test_findings_of_a_kind_are_said_five_times_then_counted():
     rows = [[_cell("0", str(1000 + k)) for k in range(500)]]
     doc, diagnostics = _read(_doc(rows, text="short"))
-    assert diagnostics.codes() == ["docai-text-offset"] * 6
+    assert diagnostics.codes() == ["docai-text-offset"] * 6 + ["docai-text-lost"]
     assert diagnostics.items[0].message.startswith("pages[0].tables[0].bodyRows[0].cells[0]: text segment [0, 1000)")
     assert diagnostics.items[4].message.startswith("pages[0].tables[0].bodyRows[0].cells[4]:")
     assert diagnostics.items[5].message == "495 more like these"
@@ -323,7 +364,8 @@ def test_garbage_everywhere_gives_warnings_and_a_sane_document():
     data["pages"] += [None, {"pageNumber": -2, "tables": [{"headerRows": {"cells": []}}]}]
     data["shardInfo"] = {"textOffset": "ten"}
     doc, diagnostics = _read(json.dumps(data).encode())
-    assert set(diagnostics.codes()) == {"docai-bad-value"}
+    # (the only cells with text segments both lost their text: the table's text is lost)
+    assert set(diagnostics.codes()) == {"docai-bad-value", "docai-text-lost"}
     assert _cells(doc) == [(1, [(0, k, 0, k, text, False) for k, text in
                                 enumerate(["", "", "", None, None, ""])]), (3, [])]
     assert doc.tables[0].regions[0].cells[5].bbox is None

@@ -17,14 +17,18 @@ past the table's last row or over :data:`MAX_COLSPAN` columns: clipped,
 
 Text: ``layout.textAnchor.textSegments`` are ``[startIndex, endIndex)`` offsets
 into the document's ``text`` (code points, as Python and the service's own
-toolbox slice them), less the shard's ``shardInfo.textOffset``, written as
-int64s are in proto3 JSON: decimal strings (``"123"``), or numbers. The
+toolbox slice them), written as int64s are in proto3 JSON: decimal strings
+(``"123"``), or numbers. In a shard they are offsets into the shard's own
+``text``, as the toolbox reads them (``shardInfo.textOffset`` places that text
+in the whole document's, and is not taken off). The
 segments' texts are joined, and whitespace at both ends is stripped (every line
 Document AI reads ends with ``"\\n"``); line breaks inside are kept. Without
 segments, ``textAnchor.content`` is the text, and without that the cell is
 blank (``""``). A segment outside the text (another shard's), negative or
 inverted makes the cell's text unknown (``None``, ``docai-text-offset``), as
 does a document without ``text`` (``docai-no-text``; ``content`` still counts).
+A table whose every cell with a text segment lost its text so is an error
+(``docai-text-lost``): the table's text is gone, not a part of it.
 
 Boxes: ``layout.boundingPoly``: ``normalizedVertices`` (fractions of the page,
 frame ``page``) where there are any, else ``vertices`` (pixels, frame
@@ -116,7 +120,8 @@ class _Reader:
         self.diagnostics = diagnostics
         self.notes: dict[str, list] = {}  # code -> [severity, the first messages, count]
         self.text: str | None = None
-        self.text_offset = 0
+        self.text_offset = 0  # (where the shard's text starts in the whole document's: said, never taken off)
+        self.anchored = self.unknown = 0  # the current table's cells with text segments, and those left unknown
         self.cell_rows = 0
         self.text_budget = MAX_EXTRA_TEXT
 
@@ -184,6 +189,13 @@ class _Reader:
         if segments.__class__ is not list:
             self.note("docai-bad-value", f"{where}: textSegments is not a list; the cell's text is unknown")
             return None
+        self.anchored += 1
+        found = self.segments_text(anchor, segments, where)
+        if found is None:
+            self.unknown += 1
+        return found
+
+    def segments_text(self, anchor: dict, segments: list, where: str) -> str | None:
         text = self.text
         if text is None:
             content = _get(anchor, "content")
@@ -202,13 +214,12 @@ class _Reader:
                 self.note("docai-bad-value", f"{where}: a text segment's startIndex or endIndex is not an integer "
                                              f"({segment!r:.80}); the cell's text is unknown")
                 return None
-            start -= self.text_offset
-            end -= self.text_offset
             if not 0 <= start <= end <= len(text):
-                shard = f" from {self.text_offset:,} (the shard's)" if self.text_offset else ""
-                self.note("docai-text-offset", f"{where}: text segment [{start + self.text_offset}, "
-                                               f"{end + self.text_offset}) is not within the document's text "
-                                               f"({len(text):,} characters{shard}); the cell's text is unknown")
+                shard = (f", the shard's, which starts at {self.text_offset:,} in the whole document's"
+                         if self.text_offset else "")
+                self.note("docai-text-offset", f"{where}: text segment [{start}, {end}) is not within the "
+                                               f"document's text ({len(text):,} characters{shard}); the cell's "
+                                               "text is unknown")
                 return None
             self.text_budget -= end - start
             if self.text_budget < 0:
@@ -278,6 +289,7 @@ class _Reader:
         rows += [(row, False, f"{where}.bodyRows[{k}]")
                  for k, row in self.objects(_get(table, "bodyRows"), where, "bodyRows")]
         last_row = len(rows) - 1
+        self.anchored = self.unknown = 0
         cells: list[Cell] = []
         above: list[Cell] = []  # cells of earlier rows that reach a later one
         taken: list[tuple[int, int]] = []  # their columns, sorted
@@ -316,6 +328,9 @@ class _Reader:
                     above.append(made)
                     changed = True
                 x += colspan
+        if self.anchored and self.unknown == self.anchored:
+            self.note("docai-text-lost", f"{where}: the text of every cell with a text segment ({self.anchored:,}) "
+                                         "is unknown; the table's text is lost", "error")
         return Table(table_id, [Region(0, page, self.box(_get(table, "layout"), where), cells=cells)])
 
     def page(self, index: int, page: dict, doc: Document) -> None:
