@@ -420,7 +420,6 @@ def _spans_case() -> dict:
     (lambda d: d["tables"][0]["data"].update(num_cols=-1), "docling-invalid", "negative"),
     (lambda d: d["tables"][0].pop("data"), "docling-invalid", "tables[0].data: missing"),
     (lambda d: d["tables"][0]["data"].update(table_cells={}), "docling-invalid", "is not a list"),
-    (lambda d: d["tables"][0]["prov"][0].update(page_no=0), "docling-invalid", "pages are numbered from 1"),
     (lambda d: d["tables"][0]["prov"][0].update(page_no="3"), "docling-invalid", "written as a string"),
     (lambda d: d["tables"][0]["prov"][0].pop("bbox"), "docling-invalid", "prov[0].bbox: missing"),
     (lambda d: d["tables"][0]["prov"][0]["bbox"].update(l="50"), "docling-invalid", "bbox.l"),
@@ -514,3 +513,40 @@ def test_any_value_anywhere_reads_or_is_refused_never_a_traceback(path, value):
         assert error.diagnostic.code in {"docling-invalid", "docling-not-document"}, error
         return
     assert all(isinstance(c, Cell) for t in doc.tables for c in t.cells())
+
+
+def _pages_from_zero() -> dict:
+    """A DoclingDocument whose pages are numbered from 0, as docling-core's own test
+    documents of virtual content are (docling-core's schema takes any integer)."""
+    cells = [{"bbox": {"l": 20.0 + 100 * c, "t": 960.0 - 50 * r, "r": 110.0 + 100 * c, "b": 910.0 - 50 * r,
+                       "coord_origin": "BOTTOMLEFT"},
+              "row_span": 1, "col_span": 1, "start_row_offset_idx": r, "end_row_offset_idx": r + 1,
+              "start_col_offset_idx": c, "end_col_offset_idx": c + 1, "text": text,
+              "column_header": r == 0, "row_header": False, "row_section": False}
+             for r, row in enumerate([["H1", "H2"], ["C1", "C2"]]) for c, text in enumerate(row)]
+    return {"schema_name": "DoclingDocument", "version": "1.10.0", "name": "virtual",
+            "body": {"self_ref": "#/body", "children": [{"$ref": "#/tables/0"}], "content_layer": "body",
+                     "name": "_root_", "label": "unspecified"},
+            "tables": [{"self_ref": "#/tables/0", "parent": {"$ref": "#/body"}, "children": [],
+                        "content_layer": "body", "label": "table", "captions": [], "references": [],
+                        "footnotes": [],
+                        "prov": [{"page_no": 0, "bbox": {"l": 20.0, "t": 960.0, "r": 210.0, "b": 860.0,
+                                                         "coord_origin": "BOTTOMLEFT"}, "charspan": [0, 0]}],
+                        "data": {"table_cells": cells, "num_rows": 2, "num_cols": 2}}],
+            "pages": {"0": {"size": {"width": 1000.0, "height": 1000.0}, "page_no": 0}}}
+
+
+def test_pages_numbered_from_zero_are_read_as_docling_core_reads_them(tmp_path):
+    path = tmp_path / "virtual.json"
+    path.write_text(json.dumps(_pages_from_zero()), encoding="utf-8")
+    result = runner.invoke(app, ["convert", str(path), "--to", "csv", "-v"])
+    assert result.exit_code == 0 and result.stdout.splitlines() == ["H1,H2", "C1,C2"]
+    assert ("info docling-page-below-one pages.0.page_no: page 0; docling-core takes any page number: kept as it is "
+            "(ICDAR 2013 numbers pages from 1)") in result.stderr
+    doc, diagnostics = _read(path.read_bytes())
+    assert diagnostics.codes() == ["docling-page-below-one"]
+    assert [r.page for r in doc.tables[0].regions] == [0] and [p.number for p in doc.pages] == [0]
+    assert _box(doc.tables[0].regions[0]) == (20.0, 860.0, 210.0, 960.0, Frame.PDF)
+    # written back, the page stays 0
+    again, _ = _read(docling.write(doc, Diagnostics()))
+    assert [r.page for r in again.tables[0].regions] == [0] and _cells(again.tables[0]) == _cells(doc.tables[0])

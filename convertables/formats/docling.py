@@ -81,6 +81,7 @@ class _Reader:
         self.heights: dict[int, float] = {}  # page -> its height in points, from "pages"
         self.flat: set[int] = set()  # pages of TOPLEFT boxes without a height
         self.inverted: list[str] = []  # boxes whose corners were swapped
+        self.below_one = False  # a page number below 1 was said
 
     def invalid(self, path: str, what: str):
         return self.diagnostics.fail("docling-invalid", f"{path}: {what}")
@@ -112,9 +113,14 @@ class _Reader:
         return found
 
     def page_no(self, value, path: str) -> int:
+        """A page number: any integer, as docling-core's schema takes it (its own
+        documents number pages from 0 as well as from 1); one below 1 is kept as it
+        is, and said once."""
         page = self.as_int(value, path)
-        if page < 1:
-            raise self.invalid(path, f"page {page}: pages are numbered from 1")
+        if page < 1 and not self.below_one:
+            self.below_one = True
+            self.diagnostics.info("docling-page-below-one", f"{path}: page {page}; docling-core takes any page "
+                                                            "number: kept as it is (ICDAR 2013 numbers pages from 1)")
         return page
 
     def box(self, value, path: str, page: int) -> BBox | None:
