@@ -436,3 +436,91 @@ def convert_document(doc, target: Frame, frame_of_page) -> tuple[object, int]:
                     continue
                 holder.bbox = convert_box(box, target, page)
     return doc, left
+
+
+# -- boxes of two documents, in one frame ---------------------------------------------------------
+
+_FRAME_NEEDS = {
+    Frame.PAGE: ("the page's size in points", "--page-width and --page-height (or --pdf)"),
+    Frame.IMAGE: ("the image's DPI and the page's height", "--dpi and --page-height (or --pdf, or --image)"),
+}
+
+
+class FramesIncomparable(ValueError):
+    """Boxes of two documents in frames that what is known of their pages cannot
+    convert into each other; the message names both frames and what would convert them."""
+
+
+def box_frames(doc) -> set[Frame]:
+    """The frames of a document's boxes (its regions' and cells')."""
+    return {box.frame for table in doc.tables for region in table.regions
+            for box in (region.bbox, *(c.bbox for c in region.cells)) if box is not None}
+
+
+def _known_pages(docs, sizes: dict[int, tuple[float, float]] | None) -> dict[int, PageFrame]:
+    """What the documents (the first one first) and ``sizes`` (page -> width and height in
+    PDF points, a PDF's) say of each page: its DPI and its size in points."""
+    dpi: dict[int, float] = {}
+    points: dict[int, tuple[float | None, float]] = {}
+    for number, (width, height) in (sizes or {}).items():
+        if height:
+            points[number] = (width, height)
+    for doc in docs:
+        for page in doc.pages:
+            if page.dpi and page.number not in dpi:
+                dpi[page.number] = page.dpi
+            if page.number in points or not page.height:
+                continue
+            if page.frame is Frame.PDF:
+                points[page.number] = (page.width, page.height)
+            elif page.frame is Frame.IMAGE and page.dpi:
+                scale = 72.0 / page.dpi
+                points[page.number] = (page.width * scale if page.width else None, page.height * scale)
+    return {n: PageFrame(dpi.get(n), height, width) for n, (width, height) in points.items()}
+
+
+def in_one_frame(gt, result, target: Frame | None = None,
+                 sizes: dict[int, tuple[float, float]] | None = None) -> tuple[object, object]:
+    """``gt`` and ``result`` with every box in one frame: ``target``, else (where
+    their boxes are in several) PDF points, the frame every other converts into.
+    Pages are converted with what the two documents and ``sizes``
+    (page -> PDF width and height, a PDF's) say of them. Documents already in that
+    frame are returned as they are. Raises :class:`FramesIncomparable` where some box
+    cannot be converted (fractions of the page without the page's size, pixels
+    without the DPI)."""
+    gt_frames, result_frames = box_frames(gt), box_frames(result)
+    if target is None:
+        if not gt_frames or not result_frames or len(gt_frames | result_frames) == 1:
+            return gt, result
+        target = Frame.PDF  # (an IoU is the same in any frame the boxes are converted into)
+    if gt_frames <= {target} and result_frames <= {target}:
+        return gt, result
+    pages = _known_pages((gt, result), sizes)
+    out = []
+    for doc, frames, whose in ((gt, gt_frames, "ground truth"), (result, result_frames, "result")):
+        if frames <= {target}:
+            out.append(doc)
+            continue
+        converted, left = convert_document(doc, target, pages.get)
+        if left:
+            raise FramesIncomparable(_incomparable(gt_frames, result_frames, whose, frames, target, left))
+        out.append(converted)
+    return out[0], out[1]
+
+
+def _words(frames: set[Frame]) -> str:
+    if not frames:
+        return "none"
+    return " and ".join(_FRAME_WORDS[f].split(",")[0] for f in sorted(frames, key=lambda f: f.value))
+
+
+def _incomparable(gt_frames: set[Frame], result_frames: set[Frame], whose: str, frames: set[Frame], target: Frame,
+                  left: int) -> str:
+    """What :class:`FramesIncomparable` says: both sides' frames, what the side
+    ``whose`` (its boxes in ``frames``) lacks to reach ``target``, and how to convert it."""
+    involved = frames | {target}
+    odd = next((f for f in (Frame.PAGE, Frame.IMAGE) if f in involved), Frame.IMAGE)
+    missing, flags = _FRAME_NEEDS[odd]
+    return (f"the ground truth's boxes are in {_words(gt_frames)}, the result's in {_words(result_frames)}; "
+            f"{left} box(es) of the {whose} cannot be converted into {_words({target})} without {missing}, which "
+            f"neither file says: convert the {whose} with {flags} (convertables convert)")

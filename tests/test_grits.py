@@ -315,7 +315,8 @@ def test_score_command(tmp_path):
     report = json.loads(out.output)
     # as test_a_spanning_cell_against_two_cells: 3 of 4 positions match on each side
     assert report["total"] == {"documents": 1, "tables": 1, "grits_con": 0.75, "grits_top": 0.75,
-                               "grits_loc": None, "acc_con": 0.0}
+                               "grits_loc": None, "acc_con": 0.0, "gt_cells_without_box": 0,
+                               "result_cells_without_box": 0}
     assert report["document_mean"]["grits_top"] == 0.75
     assert report["documents"][0]["tables"][0]["grits_precision_con"] == 0.75
     assert report["settings"]["true_iou"] is False
@@ -404,3 +405,76 @@ def test_the_html_report_detail_aligns_cells_as_grits_con_aligns_rows_and_column
     report = score(Document("d", [gt]), Document("d", [result]), metric="grits", explain=True)
     detail = report.details.get(0)
     assert detail["kind"] == "cells" and detail["pairs"][0]["gt"]["outcome"] == "AANNS"
+
+
+# -- boxes in several frames, and cells without a box -----------------------------------------------
+
+def _grits_json(gt: Path, result: Path) -> tuple[int, dict, str]:
+    out = CliRunner().invoke(app, ["score", "--gt", str(gt), "--result", str(result), "--metric", "grits",
+                                   "--format", "json"])
+    return out.exit_code, json.loads(out.stdout), out.stderr
+
+
+def test_textract_boxes_scored_against_pdf_points_without_a_page_size_are_an_error_not_a_zero(tmp_path, corpus):
+    """Textract's boxes are fractions of the page; converted to ICDAR 2013 without
+    the page's size they are written as they are, and cannot be compared with
+    the fractions: GriTS_Loc is absent and the document has an error."""
+    source = corpus("exports", "textract", "test_table_merged_text.json")
+    (tmp_path / "gt").mkdir()
+    gt = tmp_path / "gt" / "doc.json"
+    gt.write_bytes(source.read_bytes())
+    assert _grits_json(gt, gt)[1]["total"]["grits_loc"] == 1.0  # against itself: the same frame
+    runner = CliRunner()
+    written = tmp_path / "doc-str.xml"
+    assert runner.invoke(app, ["convert", str(gt), "--to", "icdar", "-o", str(written)]).exit_code == 0
+    code, report, stderr = _grits_json(gt, written)
+    assert code == 1
+    (record,) = report["documents"]
+    assert record["grits_con"] == 1.0 and record["grits_loc"] is None and report["total"]["grits_loc"] is None
+    assert {t["grits_loc"] for t in record["tables"]} == {None}
+    assert "error frames-incomparable GriTS_Loc not given: the ground truth's boxes are in fractions of the page, " \
+           "the result's in PDF points; 12 box(es) of the ground truth cannot be converted into PDF points without " \
+           "the page's size in points, which neither file says: convert the ground truth with --page-width and " \
+           "--page-height (or --pdf) (convertables convert)" in record["error"]
+    # both sides in PDF points (the page's size given): GriTS_Loc of the table against itself
+    converted = tmp_path / "gt-str.xml"
+    for path in (converted, written):
+        assert runner.invoke(app, ["convert", str(gt), "--to", "icdar", "-o", str(path), "--force",
+                                   "--page-width", "612", "--page-height", "792"]).exit_code == 0
+    code, report, _ = _grits_json(converted, written)
+    assert code == 0 and report["total"]["grits_loc"] == 1.0 and report["errors"] == []
+
+
+def test_fractions_of_the_page_are_compared_with_points_where_a_document_gives_the_page_size():
+    from convertables.model import Document, Page
+
+    def doc(frame: Frame, boxes, pages=()):
+        cells = [Cell(0, k, 0, k, text, bbox=BBox(*box, frame)) for k, (text, box) in enumerate(zip("ab", boxes))]
+        return Document(tables=[Table(0, [Region(0, 1, cells=cells)])], pages=list(pages))
+
+    # a 200 x 100 point page: the fractions (0, 0, .5, .5) are (0, 50, 100, 100) in points
+    fractions = doc(Frame.PAGE, [(0, 0, .5, .5), (.5, 0, 1, .5)])
+    points = doc(Frame.PDF, [(0, 50, 100, 100), (100, 50, 200, 100)], [Page(1, 200.0, 100.0, Frame.PDF)])
+    report = score(fractions, points, metric="grits")
+    assert report.total["grits_loc"] == 1.0 and report.diagnostics == []
+    report = score(fractions, doc(Frame.PDF, [(0, 50, 100, 100), (100, 50, 200, 100)]), metric="grits")
+    assert report.total["grits_loc"] is None and report.total["grits_con"] == 1.0
+    assert [d.code for d in report.diagnostics] == ["frames-incomparable"]
+
+
+def test_cells_without_a_box_follow_the_reference_and_are_counted(corpus):
+    """PubTabNet gives no box to empty cells: by the reference's rule a position
+    without a box matches nothing, even against itself, so GriTS_Loc is below 1;
+    the report says how many cells had none."""
+    examples = corpus("pubtabnet", "PubTabNet_Examples.jsonl")
+    out = CliRunner().invoke(app, ["score", "--gt", str(examples), "--result", str(examples), "--metric", "grits"])
+    assert out.exit_code == 0
+    assert ("grits_loc: 150 ground-truth and 150 result cell(s) of tables with boxes have no box: their grid "
+            "positions match nothing (the reference's rule: a missing box has IoU 0, even with another missing "
+            "one)") in out.output
+    code, report, _ = _grits_json(examples, examples)
+    total = report["total"]
+    assert code == 0 and round(total["grits_loc"], 4) == 0.9508 and total["grits_con"] == 1.0
+    assert total["gt_cells_without_box"] == total["result_cells_without_box"] == 150
+    full = [r for r in report["documents"] if r["gt_cells_without_box"] == 0]
+    assert full and all(r["grits_loc"] == 1.0 for r in full)

@@ -384,3 +384,42 @@ def test_names_ending_in_a_and_b_are_two_documents_for_ctdar(tmp_path):
     pages = {"p1a.xml": _GT_PAGE, "p1b.xml": _GT_PAGE}
     track_a_totals, track_b_totals = _score_both_tracks(tmp_path, pages, pages)
     assert track_a_totals == track_b_totals == tuple((t, 2, 2, 2) for t in ("0.6", "0.7", "0.8", "0.9"))
+
+
+def _canonical(cells_frame: str, boxes: list, pages: list) -> str:
+    """A result as canonical JSON: one table of two cells (``boxes``: the table's, then the cells')."""
+    table, *cells = ({"x1": x1, "y1": y1, "x2": x2, "y2": y2, "frame": cells_frame} for x1, y1, x2, y2 in boxes)
+    return json.dumps({"format": "convertables", "version": 1, "filename": "a.jpg", "pages": pages, "tables": [
+        {"id": 0, "regions": [{"id": 0, "page": 1, "bbox": table, "cells": [
+            {"start_row": 0, "start_col": k, "end_row": 0, "end_col": k, "content": None, "bbox": b}
+            for k, b in enumerate(cells)]}]}]})
+
+
+def test_boxes_in_frames_that_cannot_be_compared_are_an_error_not_a_zero(tmp_path):
+    from typer.testing import CliRunner
+
+    from convertables.cli import app
+
+    # the ground truth's cells in pixels; the result's the same cells in PDF points on a page 100 points high
+    in_points = [(0, 90, 20, 100), (0, 90, 10, 100), (10, 90, 20, 100)]
+    (tmp_path / "gt").mkdir()
+    (tmp_path / "gt" / "a.xml").write_text(_GT_PAGE)
+    (tmp_path / "res").mkdir()
+    result = tmp_path / "res" / "a.json"
+    result.write_text(_canonical("pdf", in_points, []))
+    report = score_paths(tmp_path / "gt", tmp_path / "res", ScoreSettings(metric="ctdar-b"))
+    (record,) = report["documents"]
+    assert not record["counted"] and report["total"]["documents"] == 0
+    assert record["error"].endswith(
+        "error frames-incomparable not scored: the ground truth's boxes are in image pixels, the result's in PDF "
+        "points; 3 box(es) of the ground truth cannot be converted into PDF points without the image's DPI and the "
+        "page's height, which neither file says: convert the ground truth with --dpi and --page-height (or --pdf, or "
+        "--image) (convertables convert)")
+    run = CliRunner().invoke(app, ["score", "--gt", str(tmp_path / "gt"), "--result", str(tmp_path / "res"),
+                                   "--metric", "ctdar-a"])
+    assert run.exit_code == 1 and "frames-incomparable" in run.output
+    # where the result says its page's size and DPI, its boxes are converted into pixels and match
+    result.write_text(_canonical("pdf", in_points, [{"number": 1, "width": 100.0, "height": 100.0, "frame": "pdf",
+                                                     "dpi": 72.0}]))
+    report = score_paths(tmp_path / "gt", tmp_path / "res", ScoreSettings(metric="ctdar-b"))
+    assert report["errors"] == [] and report["total"]["wavg_f1"] == 1.0

@@ -4,7 +4,9 @@ and the real ground truth against itself with its PDFs."""
 from __future__ import annotations
 
 import pytest
+from typer.testing import CliRunner
 
+from convertables.cli import app
 from convertables.model import BBox, Document, Region, Table
 from convertables.scoring import ScoreSettings, score_paths
 from convertables.scoring.region import PageItems, score_document
@@ -191,6 +193,53 @@ def test_a_structure_file_as_a_region_result_is_said_to_differ(tmp_path):
              '<content>a</content></cell>'
              '<cell id="2" start-row="1" start-col="1"><bounding-box x1="400" y1="451" x2="482" y2="470"/>'
              '<content>b</content></cell></region>')
-    report, _ = _region_result(tmp_path, cells)
+    report, result = _region_result(tmp_path, cells)
     assert report["documents"][0]["tables"][0]["correct_items"] == 218  # the envelope: the whole first region
-    assert [(d.code, d.severity.value) for d in report.diagnostics] == [("region-box-from-cells", "warning")]
+    # the figures are not the official tool's: an error on the document, exit code 1
+    assert [(d.code, d.severity.value) for d in report.diagnostics] == [("region-box-from-cells", "error")]
+    assert ("the official tool takes its first cell's box; the figures are not the official tool's (hint: write the "
+            "region model") in report["documents"][0]["error"]
+    run = CliRunner().invoke(app, ["score", "--gt", str(corpus_path("icdar2013", "gt", "eu-001-reg.xml")), "--result",
+                                   str(result), "--metric", "region", "--pdf-dir",
+                                   str(corpus_path("icdar2013", "pdf"))])
+    assert run.exit_code == 1 and "error region-box-from-cells" in run.output
+
+
+def _canonical_result(tmp_path, box: dict):
+    """eu-001's result as canonical JSON: one region on page 1 with ``box`` (its frame given)."""
+    import json
+
+    result = tmp_path / "eu-001-reg-result.json"
+    result.write_text(json.dumps({"format": "convertables", "version": 1, "filename": "eu-001.pdf", "tables": [
+        {"id": 1, "regions": [{"id": 1, "page": 1, "bbox": box, "cells": []}]}]}))
+    return result
+
+
+def test_a_result_in_fractions_of_the_page_is_scored_in_the_pdfs_points(tmp_path):
+    # eu-001's first ground-truth region (100, 451, 482, 543) on its 595 x 842 page, in fractions
+    box = {"x1": 100 / 595, "y1": 1 - 543 / 842, "x2": 482 / 595, "y2": 1 - 451 / 842, "frame": "page"}
+    gt = corpus_path("icdar2013", "gt", "eu-001-reg.xml")
+    report = score_paths(gt, _canonical_result(tmp_path, box),
+                         ScoreSettings(metric="region", pdf_dir=str(corpus_path("icdar2013", "pdf"))))
+    first = report["documents"][0]["tables"][0]
+    assert (first["gt_items"], first["correct_items"], first["result_items"], first["complete"], first["pure"]) == (
+        218, 218, 218, True, True)
+    assert report.diagnostics == []
+
+
+def test_a_result_in_pixels_without_a_dpi_is_an_error_not_a_zero(tmp_path):
+    box = {"x1": 417, "y1": 1245, "x2": 2008, "y2": 1629, "frame": "image"}
+    result = _canonical_result(tmp_path, box)
+    gt = corpus_path("icdar2013", "gt", "eu-001-reg.xml")
+    report = score_paths(gt, result, ScoreSettings(metric="region", pdf_dir=str(corpus_path("icdar2013", "pdf"))))
+    (record,) = report["documents"]
+    assert not record["counted"] and "tables" not in record and report["total"]["documents"] == 0
+    assert [(d.code, d.severity.value) for d in report.diagnostics] == [("frames-incomparable", "error")]
+    assert record["error"].endswith(
+        "error frames-incomparable not scored: the ground truth's boxes are in PDF points, the result's in image "
+        "pixels; 1 box(es) of the result cannot be converted into PDF points without the image's DPI and the page's "
+        "height, which neither file says: convert the result with --dpi and --page-height (or --pdf, or --image) "
+        "(convertables convert)")
+    run = CliRunner().invoke(app, ["score", "--gt", str(gt), "--result", str(result), "--metric", "region",
+                                   "--pdf-dir", str(corpus_path("icdar2013", "pdf"))])
+    assert run.exit_code == 1 and "frames-incomparable" in run.output

@@ -51,6 +51,21 @@ THRESHOLDS = (0.6, 0.7, 0.8, 0.9)
 TABLE_PAIRING_IOU = 0.8
 
 
+def _in_one_frame(gt: Document, result: Document, gt_file: Path | None) -> tuple[Document, Document]:
+    """Both documents with their boxes in the ground truth's frame (converted where
+    the pages' sizes are known); an InputError (``frames-incomparable``) where some
+    box cannot be: the document is not scored, rather than given IoUs of boxes in
+    other frames."""
+    from ..diagnostics import Diagnostic, InputError, Severity
+    from ..geometry import FramesIncomparable, in_one_frame
+
+    try:
+        return in_one_frame(gt, result)
+    except FramesIncomparable as exc:
+        raise InputError(Diagnostic("frames-incomparable", Severity.ERROR, f"not scored: {exc}",
+                                    str(gt_file) if gt_file else None)) from None
+
+
 def _table_outline(table: Table):
     return table.regions[0].bbox if table.regions else None
 
@@ -332,6 +347,8 @@ class CtdarMetric(Metric):
 
     def score(self, gt: Document, result: Document | None, settings: ScoreSettings,
               unreadable: bool = False, gt_file: Path | None = None) -> dict | None:
+        if result is not None:
+            gt, result = _in_one_frame(gt, result, gt_file)
         if result is None:
             total = gt_total(gt, self.track)
             if unreadable and settings.compat:
@@ -383,6 +400,8 @@ class CtdarMetric(Metric):
         their IoU; the tables' outlines on their pages."""
         from .explain import page_sizes, sketch_pages
 
+        if result is not None:
+            gt, result = _in_one_frame(gt, result, gt_file)
         result = result or Document()
         if self.track == "A":
             pairs, boxes = self._explain_a(gt, result, settings)

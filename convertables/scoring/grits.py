@@ -11,9 +11,14 @@ scores averaged as for every per-table similarity
 
 from __future__ import annotations
 
-from ..model import Cell, Table
+from pathlib import Path
+from typing import Mapping
+
+from ..diagnostics import Diagnostic, Severity
+from ..model import Cell, Document, Table
 from ..options import Option
 from .metric import IGNORE_PAGE, ScoreSettings
+from .report import Summary
 from .table_similarity import TableSimilarityMetric
 
 
@@ -81,6 +86,58 @@ class GritsMetric(TableSimilarityMetric):
                            "has cell boxes",
         }
 
+    def score(self, gt: Document, result: Document | None, settings: ScoreSettings,
+              unreadable: bool = False, gt_file: Path | None = None) -> dict | None:
+        """The table similarity metric's record, with the boxes of both sides in one
+        frame for GriTS_Loc (the ground truth's; converted where the pages' sizes are
+        known). Where they cannot be, GriTS_Loc is not given (None) and the document
+        has a ``frames-incomparable`` error. The cells without a box of tables with
+        boxes are counted (``gt_cells_without_box``, ``result_cells_without_box``):
+        their positions match nothing, by the reference's rule."""
+        from ..geometry import FramesIncomparable, in_one_frame
+
+        problem = None
+        if result is not None:
+            try:
+                gt, result = in_one_frame(gt, result)
+            except FramesIncomparable as exc:
+                problem = str(exc)
+        scored = super().score(gt, result, settings, unreadable, gt_file)
+        if problem is not None:
+            for record in scored["tables"]:
+                record.update(dict.fromkeys(_LOC_SCORES))
+            scored.update(self._means(scored["tables"]))
+            scored["findings"] = [Diagnostic("frames-incomparable", Severity.ERROR, f"GriTS_Loc not given: {problem}",
+                                             None)]
+        else:
+            scored["gt_cells_without_box"] = _cells_without_box(gt)
+            scored["result_cells_without_box"] = _cells_without_box(result) if result is not None else 0
+        return scored
+
+    def aggregate(self, records, settings: ScoreSettings) -> dict:
+        without_box = {"gt": 0, "result": 0}
+
+        def counted(records):  # (one walk: the records may be read back from disk as they come)
+            for record in records:
+                for side in without_box:
+                    without_box[side] += record.get(f"{side}_cells_without_box", 0)
+                yield record
+
+        out = super().aggregate(counted(records), settings)
+        for side, count in without_box.items():
+            out["total"][f"{side}_cells_without_box"] = count
+        return out
+
+    def summary(self, report: Mapping) -> Summary:
+        summary = super().summary(report)
+        total = report["total"]
+        gt_none, result_none = total.get("gt_cells_without_box", 0), total.get("result_cells_without_box", 0)
+        if gt_none or result_none:
+            summary.notes.insert(2, f"grits_loc: {gt_none} ground-truth and {result_none} result cell(s) of tables "
+                                    "with boxes have no box: their grid positions match nothing (the reference's "
+                                    "rule: a missing box has IoU 0, even with another missing one)")
+        return summary
+
     def prepare(self, table: Table, document, settings: ScoreSettings):
         from .grits_alignment import prepare
 
@@ -119,6 +176,19 @@ class GritsMetric(TableSimilarityMetric):
                     pair[side]["outcome"], pair[side]["partners"] = outcome, partners
         detail.update(kind="cells", levels=[], measure="similarity of the texts (GriTS_Con's)")
         return detail
+
+
+_LOC_SCORES = ("grits_loc", "grits_precision_loc", "grits_recall_loc")
+
+
+def _cells_without_box(doc: Document) -> int:
+    """The cells without a box of the document's tables that have cells with boxes."""
+    count = 0
+    for table in doc.tables:
+        cells = list(table.cells())
+        if any(c.bbox is not None for c in cells):
+            count += sum(1 for c in cells if c.bbox is None)
+    return count
 
 
 def aligned_cells(gt: Table, result: Table) -> tuple[tuple[str, list], tuple[str, list]]:

@@ -162,10 +162,27 @@ def _boxes_from_cells(doc: Document) -> list[Diagnostic]:
         return []
     table_id, region_id = taken[0]
     return [Diagnostic(
-        "region-box-from-cells", Severity.WARNING, f"{len(taken)} result region(s) (the first: table {table_id}, "
+        "region-box-from-cells", Severity.ERROR, f"{len(taken)} result region(s) (the first: table {table_id}, "
         f"region {region_id}) have no box of their own: each is scored with the envelope of its cells' boxes, where "
-        "the official tool takes its first cell's box", None,
+        "the official tool takes its first cell's box; the figures are not the official tool's", None,
         hint="write the region model: convertables convert FILE --to icdar --model region -o FILE-reg-result.xml")]
+
+
+def _in_points(gt: Document, result: Document | None, pages: dict[int, PageItems],
+               gt_file: Path | None) -> tuple[Document, Document | None]:
+    """Both documents with their boxes in PDF points, the items' frame (fractions of
+    the page converted with the PDF's page sizes, pixels where a document gives the
+    DPI); an InputError (``frames-incomparable``) where some box cannot be: the
+    document is not scored, rather than scored on boxes that lie elsewhere."""
+    from ..geometry import FramesIncomparable, in_one_frame
+
+    sizes = {number: page.size for number, page in pages.items() if page.size is not None}
+    try:
+        return in_one_frame(gt, result or Document(), Frame.PDF, sizes) if result is not None else \
+            (in_one_frame(gt, Document(), Frame.PDF, sizes)[0], None)
+    except FramesIncomparable as exc:
+        raise InputError(Diagnostic("frames-incomparable", Severity.ERROR, f"not scored: {exc}",
+                                    str(gt_file) if gt_file else None)) from None
 
 
 def _area(box) -> float:
@@ -303,6 +320,7 @@ class RegionMetric(Metric):
     def score(self, gt: Document, result: Document | None, settings: ScoreSettings,
               unreadable: bool = False, gt_file: Path | None = None) -> dict | None:
         pages = self._pages(gt, gt_file, settings)
+        gt, result = _in_points(gt, result, pages, gt_file)
         scored = score_document(gt, result or Document(), pages, settings.variant or "chars")
         scored["tables"] = scored.pop("regions")
         scored["findings"] = _page_findings(gt, pages, "ground-truth", str(gt_file) if gt_file else None)
@@ -334,8 +352,9 @@ class RegionMetric(Metric):
         and the items: found (in a region and its partner), missed, false."""
         from .explain import sketch_pages
 
-        result = result or Document()
         pages = self._pages(gt, gt_file, settings)
+        gt, result = _in_points(gt, result, pages, gt_file)
+        result = result or Document()
         scored = score_document(gt, result, pages, settings.variant or "chars")
         gts, _ = _locate(gt, pages)
         results, _ = _locate(result, pages)
