@@ -243,3 +243,33 @@ def test_a_result_in_pixels_without_a_dpi_is_an_error_not_a_zero(tmp_path):
     run = CliRunner().invoke(app, ["score", "--gt", str(gt), "--result", str(result), "--metric", "region",
                                    "--pdf-dir", str(corpus_path("icdar2013", "pdf"))])
     assert run.exit_code == 1 and "frames-incomparable" in run.output
+
+
+def test_a_tie_that_the_official_tool_resolves_otherwise_is_an_error_with_its_figures():
+    """The official tool pairs a tied ground-truth region with the result region of
+    fewer items but takes the first tied one out of the pool, so the chosen one
+    can be paired again: where that changes the figures, the document says them."""
+    from convertables import score
+    from convertables.model import Page, TextItem
+
+    items = [TextItem(BBox(x, 0, x + 8, 10)) for x in range(0, 100, 10)]
+    # ground truth: characters 0-4, then 3-4; results: characters 0-5 (first), then 0-4 exactly
+    gt = doc((0, 0, 48, 10), (30, 0, 48, 10))
+    gt.pages = [Page(1, 100.0, 10.0, items=items)]
+    result = doc((0, 0, 58, 10), (0, 0, 48, 10))
+    ours = score_document(gt, result, PAGES)
+    assert [(r["result_table"], r["correct_items"]) for r in ours["regions"]] == [(1, 5), (0, 2)]
+    assert (ours["correct"], ours["detected"], ours["ties"]) == (7, 11, 1)
+    official = score_document(gt, result, PAGES, official_pool=True)
+    assert [(r["result_table"], r["correct_items"]) for r in official["regions"]] == [(1, 5), (1, 2)]
+    assert (official["correct"], official["detected"]) == (7, 10)
+    report = score(gt, result, metric="region")
+    assert [(d.code, d.severity.value) for d in report.diagnostics] == [("region-tie", "error")]
+    assert report.diagnostics[0].message.endswith("its figures would be gt 7, correct 7, detected 10, complete 2, "
+                                                  "pure 1")
+    # the tied region left in the pool is then a false positive too, counted twice: the figures differ again
+    single = doc((0, 0, 48, 10))
+    single.pages = gt.pages
+    (said,) = score(single, result, metric="region").diagnostics
+    assert said.message.endswith("its figures would be gt 5, correct 5, detected 10, complete 1, pure 1")
+    assert score(single, doc((0, 0, 48, 10)), metric="region").diagnostics == []  # no tie

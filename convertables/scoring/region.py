@@ -185,6 +185,24 @@ def _in_points(gt: Document, result: Document | None, pages: dict[int, PageItems
                                     str(gt_file) if gt_file else None)) from None
 
 
+_FIGURES = ("gt", "correct", "detected", "complete", "pure")
+
+
+def _official_ties(gt: Document, result: Document, pages: dict[int, PageItems], variant: str,
+                   scored: dict) -> list[Diagnostic]:
+    """Where a tie made the official tool leave another region in the pool than the
+    one paired, and its figures come out otherwise: an error saying them."""
+    official = score_document(gt, result, pages, variant, official_pool=True)
+    if all(official[k] == scored[k] for k in _FIGURES):
+        return []
+    said = ", ".join(f"{k} {official[k]:g}" if isinstance(official[k], float) else f"{k} {official[k]}"
+                     for k in _FIGURES)
+    return [Diagnostic(
+        "region-tie", Severity.ERROR, "a ground-truth region shares as many items with two result regions: each "
+        "region is paired once here, where the official tool takes the first tied region out of the pool and may "
+        f"pair the chosen one again; its figures would be {said}", None)]
+
+
 def _area(box) -> float:
     return max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1])
 
@@ -196,18 +214,26 @@ def _shrunk(located: _Located, pages: dict[int, PageItems]):
     return (boxes[:, 0].min(), boxes[:, 1].min(), boxes[:, 2].max(), boxes[:, 3].max())
 
 
-def score_document(gt: Document, result: Document, pages: dict[int, PageItems], variant: str = "chars") -> dict:
+def score_document(gt: Document, result: Document, pages: dict[int, PageItems], variant: str = "chars",
+                   official_pool: bool = False) -> dict:
+    """The document's records and figures. ``official_pool``: on a tie, the first
+    tied region leaves the pool rather than the one chosen, as the official tool
+    does (the chosen one may then be paired again). ``ties`` counts the ties where
+    the two differ."""
     gts, gt_notes = _locate(gt, pages)
     results, result_notes = _locate(result, pages)
     pool = list(range(len(results)))
     records = []
+    ties = 0
     for g in gts:
         best, best_shared = None, 0
+        first_with: dict[int, int] = {}  # shared items -> the first region of the pool sharing that many
         for j in pool:
             r = results[j]
             if r.page != g.page or len(r.items) != len(g.items):
                 continue
             shared = int((g.items & r.items).sum())
+            first_with.setdefault(shared, j)
             if shared > best_shared or (shared == best_shared and shared > 0 and r.count < results[best].count):
                 best, best_shared = j, shared
         record = {"gt_table": g.table_id, "gt_region": g.region_id, "result_table": None, "result_region": None,
@@ -217,7 +243,9 @@ def score_document(gt: Document, result: Document, pages: dict[int, PageItems], 
         if variant == "area":  # an unpaired region's area counts against recall
             record.update(gt_area=_area(a) if a else 0.0, overlap_area=0.0, result_area=0.0)
         if best is not None:
-            pool.remove(best)
+            leaving = first_with[best_shared]
+            ties += leaving != best
+            pool.remove(leaving if official_pool else best)
             r = results[best]
             record.update(result_table=r.table_id, result_region=r.region_id, correct_items=best_shared,
                           result_items=r.count, complete=best_shared == g.count, pure=best_shared == r.count)
@@ -253,7 +281,7 @@ def score_document(gt: Document, result: Document, pages: dict[int, PageItems], 
         "complete": sum(1 for r in records if r["complete"]),
         "pure": sum(1 for r in records if r["pure"]),
         "gt_regions": len(records), "result_regions": len(results),
-        "notes": gt_notes + [f"result: {n}" for n in result_notes],
+        "notes": gt_notes + [f"result: {n}" for n in result_notes], "ties": ties,
     }
 
 
@@ -324,6 +352,9 @@ class RegionMetric(Metric):
         scored = score_document(gt, result or Document(), pages, settings.variant or "chars")
         scored["tables"] = scored.pop("regions")
         scored["findings"] = _page_findings(gt, pages, "ground-truth", str(gt_file) if gt_file else None)
+        if scored.pop("ties"):
+            scored["findings"] += _official_ties(gt, result or Document(), pages, settings.variant or "chars",
+                                                 scored)
         if result is not None:  # (the result's file is the document's: the runner names it)
             scored["findings"] += [*_page_findings(result, pages, "result", None), *_boxes_from_cells(result)]
         return scored
