@@ -437,6 +437,18 @@ def test_a_formula_without_a_value_reads_as_its_text_with_a_warning_whichever_re
     assert out.exit_code == 0 and out.stdout.splitlines() == ["Country,=Total,Share", "France,3,=B2/10", "Spain,4,0.5"]
     assert ("warning formula-without-value sheet 'Sheet': 2 cell(s) hold a formula and no value computed from it "
             "(B1, C2); read as '=' and the formula's text") in out.stderr
+    # a shared formula's other cells hold no text of their own: openpyxl's reading spells it out
+    shared = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as source, zipfile.ZipFile(shared, "w") as target:
+        for item in source.infolist():
+            part = source.read(item.filename)
+            if item.filename == "xl/worksheets/sheet1.xml":
+                part = part.replace(b"<f>B2/10</f>", b'<f t="shared" ref="C2:C3" si="0">B2/10</f>').replace(
+                    b"<v>0.5</v>", b'<f t="shared" si="0"/><v></v>')
+            target.writestr(item, part)
+    assert xlsx_workbook._read_sheets_quickly(shared.getvalue()) is None
+    (sheet,) = xlsx._read_sheets_with_openpyxl(shared.getvalue(), Diagnostics())
+    assert sheet.formulas_without_value == ("B1", "C2", "C3") and sheet.entries[-1][4] == "=B3/10"
     # the same through openpyxl's own reading
     monkeypatch.setattr(xlsx_workbook, "_read_sheets_quickly", lambda data: None)
     monkeypatch.setattr(xlsx, "_read_sheets_quickly", lambda data: None)
