@@ -89,8 +89,8 @@ class GritsMetric(TableSimilarityMetric):
     def score(self, gt: Document, result: Document | None, settings: ScoreSettings,
               unreadable: bool = False, gt_file: Path | None = None) -> dict | None:
         """The table similarity metric's record, with the boxes of both sides in one
-        frame for GriTS_Loc (the ground truth's; converted where the pages' sizes are
-        known). Where they cannot be, GriTS_Loc is not given (None) and the document
+        frame for GriTS_Loc (where they are in several, converted into PDF points
+        with what the documents say of their pages). Where they cannot be, GriTS_Loc is not given (None) and the document
         has a ``frames-incomparable`` error. The cells without a box of tables with
         boxes are counted (``gt_cells_without_box``, ``result_cells_without_box``):
         their positions match nothing, by the reference's rule."""
