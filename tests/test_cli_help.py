@@ -1,0 +1,113 @@
+"""What a new user reads first: every help screen whole, the values options take,
+and the shortcuts the registry makes."""
+
+from __future__ import annotations
+
+import inspect
+import re
+
+import pytest
+from typer.testing import CliRunner
+
+from convertables import registry
+from convertables.cli import app
+from convertables.cli_reference import _root_and_commands
+
+runner = CliRunner()
+WIDE = {"COLUMNS": "3000"}  # (nothing wrapped: each help text on one line of the screen)
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _help(*words: str) -> str:
+    result = runner.invoke(app, [*words, "--help"], env=WIDE)
+    assert result.exit_code == 0, result.output
+    return _flat(result.output)
+
+
+def _paragraphs(help_text: str) -> list[str]:
+    return [_flat(p) for p in inspect.cleandoc(help_text).split("\n\n") if p.strip()]
+
+
+def _commands():
+    _, _, commands = _root_and_commands()
+    return commands
+
+
+@pytest.mark.parametrize("name", [name for name, _ in _commands()] + ["textract2icdar"])
+def test_every_help_screen_shows_every_character_of_its_texts(name):
+    group, ctx, _ = _root_and_commands()
+    command = group.get_command(ctx, name)
+    shown = _help(name)
+    for paragraph in _paragraphs(command.help):
+        assert paragraph in shown, paragraph
+    for param in command.params:
+        if getattr(param, "help", None) and not param.hidden:
+            assert _flat(param.help) in shown, (param.name, param.help)
+
+
+def test_the_help_keeps_tags_and_brackets():
+    shown = _help("score")
+    assert "the text of <th> cells" in shown and "or compare it as for <td>." in shown
+    assert "(doc-page-<p>-table-<k>.csv...)" in shown
+    assert "[default: the CPUs this process may use" in shown
+    root = _help()
+    for name in registry.FORMATS:  # the tagline names every format of the registry
+        assert f" {name}," in root or f" {name}." in root
+    assert "A shortcut <from>2<to>" in root
+
+
+# Options that take free text (or a number, a path): every other option lists its values.
+FREE_TEXT = {"--encoding", "--complexity"}
+
+
+@pytest.mark.parametrize("name", ["convert", "icdar2json", "formats", "check", "score", "merge-reports"])
+def test_options_with_a_fixed_set_of_values_list_them(name):
+    shown = _help(name)
+    rows = re.findall(r"│ (?:\*\s+)?(--[a-z-]+)(?:\s+-[a-z])?\s+<str>", shown)
+    assert set(rows) <= FREE_TEXT, rows
+
+
+def test_the_values_of_format_variant_and_result_format_are_shown():
+    score = _help("score")
+    assert "--format text|json|github|csv|html" in score
+    assert "--variant icdar2013|pubmed|chars|area|marmot|ctdar2019|pubtabnet|pubtables1m" in score
+    readers = "|".join(f.name for f in registry.FORMATS.values() if f.reads)
+    assert f"--result-format {readers}" in score
+    assert "--format text|json|github" in _help("check") and "--model region|structure" in _help("check")
+    assert "--format text|json" in _help("convert") and "--format text|json" in _help("formats")
+
+
+def test_score_examples_cover_teds_grits_and_the_html_report():
+    shown = _help("score")
+    assert "--metric teds" in shown and "--metric grits" in shown and "--html report.html" in shown
+
+
+TEXTRACT = (__import__("pathlib").Path(__file__).parent / "cases" / "textract" / "merged-cells-headers-title-footer"
+            / "input.json")
+
+
+def test_any_reader_to_any_writer_is_a_shortcut(tmp_path):
+    by_shortcut, by_convert = tmp_path / "a" / "page-str.xml", tmp_path / "b" / "page-str.xml"
+    result = runner.invoke(app, ["textract2icdar", str(TEXTRACT), "-o", str(by_shortcut)])
+    assert result.exit_code == 0, result.output
+    result = runner.invoke(app, ["convert", str(TEXTRACT), "--from", "textract", "--to", "icdar",
+                                 "-o", str(by_convert)])
+    assert result.exit_code == 0, result.output
+    assert by_shortcut.read_bytes() == by_convert.read_bytes() and b"<cell " in by_shortcut.read_bytes()
+    # a name with a hyphen, and a shortcut's own help listing its two formats' options only
+    assert "--box-frame" not in _help("pubtabnet-html2icdar") and "--model" in _help("pubtabnet-html2icdar")
+    # not listed: the list keeps the seed shortcuts, and says the rule
+    listing = _help()
+    assert " textract2icdar " not in listing and " icdar2json " in listing
+
+
+@pytest.mark.parametrize("name, why", [
+    ("icdar2textract", "No such command 'icdar2textract': textract cannot be written"),
+    ("icdar2nothing", "No such command 'icdar2nothing'"),
+])
+def test_a_shortcut_that_cannot_be_says_why(name, why):
+    result = runner.invoke(app, [name, str(TEXTRACT)], env=WIDE)
+    assert result.exit_code == 2 and why in _flat(result.output), result.output
