@@ -1,4 +1,4 @@
-"""What a new user reads first: every help screen whole, the values options take,
+"""What a new user meets first: every help screen whole, the values options take,
 and the shortcuts the registry makes."""
 
 from __future__ import annotations
@@ -111,3 +111,23 @@ def test_any_reader_to_any_writer_is_a_shortcut(tmp_path):
 def test_a_shortcut_that_cannot_be_says_why(name, why):
     result = runner.invoke(app, [name, str(TEXTRACT)], env=WIDE)
     assert result.exit_code == 2 and why in _flat(result.output), result.output
+
+
+@pytest.mark.parametrize("head, kind", [
+    (b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n", "a PDF"),
+    (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "a PNG image"),
+    (b"\xff\xd8\xff\xe0\x00\x10JFIF\x00", "a JPEG image"),
+    (b"II*\x00\x08\x00\x00\x00", "a TIFF image"),
+])
+@pytest.mark.parametrize("how", [["--to", "icdar"], ["--from", "icdar", "--to", "json"]])
+def test_a_pdf_or_an_image_says_what_turns_it_into_a_readable_format(tmp_path, head, kind, how):
+    page = tmp_path / ("eu-001.xml" if "--from" in how else "eu-001.pdf")  # (a name that says nothing either)
+    page.write_bytes(head + b"\x00" * 200)
+    result = runner.invoke(app, ["convert", str(page), *how, "-o", str(tmp_path / "out.xml")], env=WIDE)
+    assert result.exit_code == 1, result.output
+    line = _flat(result.output)
+    assert f"{page}: error pdf-or-image {kind}: it holds no table structure convertables can read" in line
+    for extractor in ("AWS Textract (textract)", "ABBYY FineReader (abbyy)", "docling (docling)",
+                      "Camelot, Tabula or pdfplumber (csv)"):
+        assert extractor in line
+    assert "pass --from" not in line and not (tmp_path / "out.xml").exists()
