@@ -212,17 +212,40 @@ def _root(
 
 # -- reporting -------------------------------------------------------------------------
 
-def _progress(total: int):
-    """A progress bar on a terminal for batches; nothing otherwise."""
-    if total < 2 or not sys.stderr.isatty():
-        return None
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+class _Progress:
+    """The progress of a long command, one look for all: a bar on standard error
+    while it is a terminal and there are several items; nothing into a pipe or
+    a file. It appears with the first item done and goes when closed."""
 
-    return Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-        transient=True, console=Console(stderr=True),
-    )
+    def __init__(self, description: str):
+        self.description = description
+        self.done, self.total = 0, 0
+        self._bar = self._task = None
+
+    def update(self, done: int, total: int) -> None:
+        self.done, self.total = done, total
+        if self._bar is None:
+            if total < 2 or done >= total or not sys.stderr.isatty():
+                return
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+            self._bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                                 TimeRemainingColumn(), transient=True, console=Console(stderr=True))
+            self._bar.start()
+            self._task = self._bar.add_task(self.description, total=total)
+        self._bar.update(self._task, completed=done, total=total)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+            self._bar = None
+
+    def __enter__(self) -> "_Progress":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
 
 def _convert(
@@ -244,18 +267,11 @@ def _convert(
     from .reports import Streams, reporter
 
     streams = Streams(verbose=verbose, quiet=quiet)
-    progress = {"done": 0, "total": 0, "bar": None}
+    progress = _Progress("converting")
 
     def on_outcome(outcome, done: int, total: int) -> None:
-        progress.update(done=done, total=total)
         chosen.outcome(outcome, streams)
-        if progress["bar"] is None and done < total:
-            progress["bar"] = _progress(total)
-            if progress["bar"] is not None:
-                progress["bar"].start()
-                progress["task"] = progress["bar"].add_task("converting", total=total)
-        if progress["bar"] is not None:
-            progress["bar"].update(progress["task"], completed=done)
+        progress.update(done, total)
 
     try:
         chosen = reporter(report, "convert")
@@ -268,12 +284,12 @@ def _convert(
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE)
     except KeyboardInterrupt:
-        typer.echo(f"interrupted after {progress['done']} of {progress['total']} file(s); no partial output was "
+        progress.close()
+        typer.echo(f"interrupted after {progress.done} of {progress.total} file(s); no partial output was "
                    "left behind", err=True)
         raise typer.Exit(EXIT_INTERRUPTED)
     finally:
-        if progress["bar"] is not None:
-            progress["bar"].stop()
+        progress.close()
     chosen.converted(result, streams, len(result.outcomes) > 1)
     lost = result.failed or any(d.severity is Severity.ERROR for d in result.diagnostics)  # (a dropped cell counts)
     raise typer.Exit(EXIT_FAILED if lost else EXIT_OK)
@@ -471,6 +487,8 @@ def check(
     pdf_dir: Annotated[Optional[Path], typer.Option("--pdf-dir", help="Folder of the PDFs: check pages and boxes.")] = None,
     report: Annotated[str, typer.Option("--format", metavar="|".join(reporter_names("check")), help="Report: text, json or github (workflow annotations).")] = "text",
     strict: Annotated[bool, typer.Option("--strict", help="Fail on warnings too.")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Show every finding, each on its own line, "
+                                          "infos included.")] = False,
     quiet: QuietOpt = False,
 ) -> None:
     """Pre-flight checks of submissions or ground truth.
@@ -488,11 +506,15 @@ def check(
 
     try:
         chosen = reporter(report, "check")
-        found = check_files(paths, gt=gt, pdf_dir=pdf_dir, model=model)
+        with _Progress("checking") as progress:
+            found = check_files(paths, gt=gt, pdf_dir=pdf_dir, model=model, on_file=progress.update)
     except UsageError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE)
-    chosen.checked(found, Streams(quiet=quiet))
+    except KeyboardInterrupt:
+        typer.echo("interrupted", err=True)
+        raise typer.Exit(EXIT_INTERRUPTED)
+    chosen.checked(found, Streams(verbose=verbose, quiet=quiet))
     raise typer.Exit(EXIT_OK if found.ok(strict) else EXIT_FAILED)
 
 
@@ -568,25 +590,17 @@ def _score_command(
             from .files import AtomicLines
 
             lines = AtomicLines(records, force=force)
-        bar = _progress(2) if report == "text" else None
-        task = bar.add_task("scoring", total=None) if bar is not None else None
+        progress = _Progress("scoring")
 
         def on_document(record: dict, total: int) -> None:
             if lines is not None:  # (as each is scored: a long run's records can be followed)
                 lines.write(json.dumps(record))
-            if bar is not None:
-                bar.update(task, total=total, advance=1)
+            progress.update(progress.done + 1, total)
 
         explain = html is not None or report == "html"
-        if bar is None:
+        with progress:
             scored = score_files(gt, result, metric, jobs=jobs, join=join, shard=shard, on_document=on_document,
-                                 explain=explain, executor=executor, scheduler=scheduler, spill=True,
-                                 **given)
-        else:
-            with bar:
-                scored = score_files(gt, result, metric, jobs=jobs, join=join, shard=shard,
-                                     on_document=on_document, explain=explain, executor=executor,
-                                     scheduler=scheduler, spill=True, **given)
+                                 explain=explain, executor=executor, scheduler=scheduler, spill=True, **given)
     except UsageError as exc:
         if lines is not None:
             lines.discard()

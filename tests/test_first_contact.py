@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import inspect
 import re
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -85,7 +86,7 @@ def test_score_examples_cover_teds_grits_and_the_html_report():
     assert "--metric teds" in shown and "--metric grits" in shown and "--html report.html" in shown
 
 
-TEXTRACT = (__import__("pathlib").Path(__file__).parent / "cases" / "textract" / "merged-cells-headers-title-footer"
+TEXTRACT = (Path(__file__).parent / "cases" / "textract" / "merged-cells-headers-title-footer"
             / "input.json")
 
 
@@ -131,3 +132,57 @@ def test_a_pdf_or_an_image_says_what_turns_it_into_a_readable_format(tmp_path, h
                       "Camelot, Tabula or pdfplumber (csv)"):
         assert extractor in line
     assert "pass --from" not in line and not (tmp_path / "out.xml").exists()
+
+
+# -- check: a report a person can read ----------------------------------------------------
+
+def _region(table: int, ids: list[int]) -> str:
+    cells = "".join(f'<cell id="{i}" start-row="{n}" start-col="0"><bounding-box x1="72" y1="{700 - 14 * n}" '
+                    f'x2="140" y2="{712 - 14 * n}"/><content>c{n}</content></cell>' for n, i in enumerate(ids))
+    return f'<table id="{table}"><region id="1" page="1" col-increment="0" row-increment="0">{cells}</region></table>'
+
+
+def _icdar(*tables: str) -> str:
+    return f'<?xml version="1.0" encoding="UTF-8"?>\n<document filename="x.pdf">{"".join(tables)}</document>\n'
+
+
+def test_check_groups_repeats_puts_errors_first_and_counts_by_code(tmp_path):
+    folder = tmp_path / "gt"
+    folder.mkdir()
+    # a-str: one repeated id in each of three tables (three duplicate-id findings in one file)
+    (folder / "a-str.xml").write_text(_icdar(*(_region(t, [1, 1, 2]) for t in (1, 2, 3))))
+    (folder / "b-str.xml").write_text(_icdar(_region(1, [1, 1])))
+    # c-str, checked last: an error
+    (folder / "c-str.xml").write_text(_icdar(_region(1, [1, 2])).replace('x1="72"', 'x1="7ß"', 1))
+    (folder / "d.xml").write_text(_icdar(_region(1, [1, 2])))  # a name that does not say the model: an info
+    result = runner.invoke(app, ["check", str(folder)], env=WIDE)
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert [line.split(": ", 1)[1].split(" ", 2)[:2] for line in lines] == [
+        ["error", "bad-number"], ["error", "xsd"], ["warning", "duplicate-id"], ["warning", "duplicate-id"]]
+    assert lines[0].startswith(f"{folder / 'c-str.xml'}:")
+    assert lines[2].startswith(f"{folder / 'a-str.xml'}:") and lines[2].endswith(
+        "(and 2 more duplicate-id in this file; -v shows each)")
+    assert lines[3].startswith(f"{folder / 'b-str.xml'}:") and "more" not in lines[3]
+    assert result.stderr.strip() == ("2 error(s), 4 warning(s), 1 info(s) (-v shows them) in 4 file(s): "
+                                     "1 bad-number, 1 xsd, 4 duplicate-id, 1 file-name")
+    verbose = runner.invoke(app, ["check", str(folder), "-v"], env=WIDE)
+    assert len(verbose.stdout.splitlines()) == 2 + 4 + 1 and "info file-name" in verbose.stdout.splitlines()[-1]
+    quiet = runner.invoke(app, ["check", str(folder), "-q"], env=WIDE)
+    assert len(quiet.stdout.splitlines()) == 2
+
+
+def test_check_of_the_official_ground_truth_shows_its_three_defects_first(corpus):
+    gt, pdf = corpus("icdar2013", "gt"), corpus("icdar2013", "pdf")
+    result = runner.invoke(app, ["check", str(gt), "--pdf-dir", str(pdf)], env=WIDE)
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    # us-002's col-end, us-018's x1='26ß', us-035a/b's inverted box: before the 153 duplicate ids
+    first = [(Path(line.split(":", 1)[0]).name, line.split(": ", 1)[1].split(" ", 2)[1]) for line in lines[:6]]
+    assert first == [("us-018-str.xml", "bad-number"), ("us-002-str.xml", "xsd"), ("us-018-str.xml", "xsd"),
+                     ("us-002-str.xml", "unknown-attribute"), ("us-035a-str.xml", "box-inverted"),
+                     ("us-035b-str.xml", "box-inverted")]
+    assert sum(" duplicate-id " in line for line in lines) < 153 and len(lines) < 80
+    assert result.stderr.strip().endswith("3 error(s), 160 warning(s) in 69 file(s): 2 xsd, 1 bad-number, "
+                                          "153 duplicate-id, 4 box-outside-page, 2 box-inverted, "
+                                          "1 unknown-attribute")
