@@ -186,3 +186,55 @@ def test_check_of_the_official_ground_truth_shows_its_three_defects_first(corpus
     assert result.stderr.strip().endswith("3 error(s), 160 warning(s) in 69 file(s): 2 xsd, 1 bad-number, "
                                           "153 duplicate-id, 4 box-outside-page, 2 box-inverted, "
                                           "1 unknown-attribute")
+
+
+# -- progress: on a terminal, never in a pipe -----------------------------------------------
+
+SAMPLE = Path(__file__).resolve().parent.parent / "samples" / "icdar" / "sample-str.xml"
+
+
+def _run(args: list[str], terminal: bool) -> tuple[int, str]:
+    """The command in a process of its own, its standard error a terminal (a
+    pseudo-terminal) or a pipe: (exit code, what it wrote there)."""
+    import os
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-m", "convertables", *args]
+    env = {**os.environ, "TERM": "xterm", "COLUMNS": "100"}
+    if not terminal:
+        done = subprocess.run(command, capture_output=True, env=env, timeout=120)
+        return done.returncode, done.stderr.decode("utf-8", "replace")
+    pty = pytest.importorskip("pty")
+    main, other = pty.openpty()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=other, env=env)
+    os.close(other)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(main, 65536)
+        except OSError:  # (the other end closed)
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(main)
+    return process.wait(timeout=120), b"".join(chunks).decode("utf-8", "replace")
+
+
+@pytest.mark.parametrize("command, word", [("convert", "converting"), ("check", "checking"), ("score", "scoring")])
+def test_long_commands_show_one_progress_bar_on_a_terminal_and_none_in_a_pipe(tmp_path, command, word):
+    folder = tmp_path / "gt"
+    folder.mkdir()
+    for name in ("a", "b", "c"):
+        (folder / f"{name}-str.xml").write_bytes(SAMPLE.read_bytes())
+    args = {"convert": ["convert", str(folder), "--to", "json", "-o", str(tmp_path / "out")],
+            "check": ["check", str(folder)],
+            "score": ["score", "--gt", str(folder), "--result", str(folder), "--jobs", "1"]}[command]
+    code, shown = _run(args, terminal=True)
+    assert code == 0, shown
+    plain = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", shown)
+    assert re.search(rf"{word} ━+ 3/3 ", plain), plain  # the same look: what, a bar, done of all
+    code, piped = _run([*args, "--force"] if command == "convert" else args, terminal=False)
+    assert code == 0, piped
+    assert word not in piped and "━" not in piped and "\x1b[" not in piped
