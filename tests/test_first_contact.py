@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import inspect
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from typer.testing import CliRunner
 from convertables import registry
 from convertables.cli import app
 from convertables.cli_reference import _root_and_commands
+from tests.test_html_report import browser, quiet_console, show  # noqa: F401 (a fixture)
 
 runner = CliRunner()
 WIDE = {"COLUMNS": "3000"}  # (nothing wrapped: each help text on one line of the screen)
@@ -238,3 +240,100 @@ def test_long_commands_show_one_progress_bar_on_a_terminal_and_none_in_a_pipe(tm
     code, piped = _run([*args, "--force"] if command == "convert" else args, terminal=False)
     assert code == 0, piped
     assert word not in piped and "━" not in piped and "\x1b[" not in piped
+
+
+# -- the reports speak each metric's language ----------------------------------------------
+
+def _html_tables(folder: Path, rows_of: dict[str, list[list[str]]]) -> Path:
+    folder.mkdir()
+    for name, rows in rows_of.items():
+        body = "".join("<tr>" + "".join(f"<td>{text}</td>" for text in row) + "</tr>" for row in rows)
+        (folder / f"{name}.html").write_text(
+            f"<html><body><table><tr><th>Name</th><th>Value</th></tr>{body}</table></body></html>")
+    return folder
+
+
+def _visible_text(page: str) -> str:
+    """The page's text as a reader sees it: no script, no tags."""
+    import html as html_module
+
+    page = re.sub(r"<script\b.*?</script>", " ", page, flags=re.S)
+    page = re.sub(r"<style\b.*?</style>", " ", page, flags=re.S)
+    return _flat(html_module.unescape(re.sub(r"<[^>]+>", " ", page)))
+
+
+@pytest.mark.parametrize("metric, headline, columns", [
+    ("teds", "TEDS", "TEDS TEDS-struct"),
+    ("grits", "GriTS_Con", "GriTS_Con GriTS_Top GriTS_Loc acc_con"),
+])
+def test_a_table_similarity_report_names_its_headline_not_f1(tmp_path, metric, headline, columns):
+    gt = _html_tables(tmp_path / "gt", {"t": [["a", "12.5"], ["b", "41"], ["c", "7"]], "u": [["a", "1"]]})
+    res = _html_tables(tmp_path / "res", {"t": [["a", "12.8"], ["b", "41"]], "u": [["a", "1"]]})
+    result = runner.invoke(app, ["score", "--gt", str(gt), "--result", str(res), "--metric", metric,
+                                 "--html", str(tmp_path / "report.html")], env=WIDE)
+    assert result.exit_code == 0, result.output
+    assert f"document tables {columns}" in _flat(result.stdout) and "F1" not in result.stdout
+    page = (tmp_path / "report.html").read_text()
+    shown = _visible_text(page)
+    assert "F1" not in shown and "F1" not in re.sub(r"<script>.*?</script>", "", page, flags=re.S)
+    assert f"{headline} of the documents" in shown
+    assert re.search(rf"<th [^>]*data-key=\"{re.escape(metric if metric == 'teds' else 'grits_con')}\">"
+                     rf"{headline}</th>", page)
+    assert re.search(rf'<span class="figure">{headline} 1\.0000</span>', page)
+    assert f"{headline} in [0.9, 1.0]: 1 document" in page
+    if metric == "teds":  # the note on <th> cells says what the legend says, no letter of the edit script
+        assert "a \\u003cth> cell mapped to a \\u003cth> cell is matched whole, whatever their texts" in page
+        assert " is A " not in page
+
+
+@pytest.mark.parametrize("metric, folder, headline", [("structure", "icdar", "F1"), ("ctdar-b", "ctdar", "WAvg F1")])
+def test_the_adjacency_reports_keep_f1_and_wavg_f1(tmp_path, metric, folder, headline):
+    sample = next((Path(__file__).resolve().parent.parent / "samples" / folder).glob("*.xml"))
+    if metric == "structure":
+        sample = sample.with_name("sample-str.xml")
+    result = runner.invoke(app, ["score", "--gt", str(sample), "--result", str(sample), "--metric", metric,
+                                 "--html", str(tmp_path / "report.html")], env=WIDE)
+    assert result.exit_code == 0, result.output
+    assert headline in result.stdout
+    page = (tmp_path / "report.html").read_text()
+    assert f"{headline} of the documents" in _visible_text(page)
+    assert f'<span class="figure">{headline} 1.0000</span>' in page
+
+
+def test_the_page_states_the_clearance_below_the_sticky_legend():
+    from convertables.htmlreport import _asset
+
+    assert re.search(r"details\.doc \{[^}]*scroll-margin-top: calc\(var\(--legend-height", _asset("page.css"))
+    assert "scrollIntoView" in _asset("page.js")
+
+
+def test_a_link_to_a_document_opens_it_below_the_legend_in_chromium(browser, tmp_path):
+    """report.html#doc-19: the section opens, scrolled so that the sticky legend leaves its title in view."""
+    names = [f"d{i:02}" for i in range(30)]
+    rows = {name: [["a", str(i)], ["b", "x"]] for i, name in enumerate(names)}
+    gt = _html_tables(tmp_path / "gt", rows)
+    res = _html_tables(tmp_path / "res", {name: [["a", "0"]] for name in names})
+    report = tmp_path / "report.html"
+    result = runner.invoke(app, ["score", "--gt", str(gt), "--result", str(res), "--metric", "teds",
+                                 "--html", str(report)])
+    assert result.exit_code == 0, result.output
+    for how in ("load", "hashchange"):
+        if how == "load":
+            browser.get(report.as_uri() + "#doc-19")
+        else:
+            show(browser, report)
+            browser.execute_script("location.hash = '#doc-7'")
+        target = "doc-19" if how == "load" else "doc-7"
+        from selenium.webdriver.support.ui import WebDriverWait
+
+        WebDriverWait(browser, 60, poll_frequency=0.05).until(lambda driver: driver.execute_script(
+            "var d = document.getElementById(arguments[0]);"
+            "return document.body.dataset.ready === '1' && d.open && d.dataset.drawn", target))
+        time.sleep(0.3)  # (a smooth scroll, where there is one, ends)
+        title, legend, view = browser.execute_script(
+            "var s = document.querySelector('#' + arguments[0] + ' > summary').getBoundingClientRect();"
+            "var l = document.getElementById('legend').getBoundingClientRect();"
+            "return [[s.top, s.bottom], [l.top, l.bottom], window.innerHeight];", target)
+        assert legend[1] > legend[0] and legend[0] <= 1  # the legend is stuck at the top of the window
+        assert legend[1] <= title[0] < view / 3, (how, title, legend)  # the title just below it, not under it
+    assert quiet_console(browser) == []
