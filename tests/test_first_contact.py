@@ -337,3 +337,40 @@ def test_a_link_to_a_document_opens_it_below_the_legend_in_chromium(browser, tmp
         assert legend[1] > legend[0] and legend[0] <= 1  # the legend is stuck at the top of the window
         assert legend[1] <= title[0] < view / 3, (how, title, legend)  # the title just below it, not under it
     assert quiet_console(browser) == []
+
+
+# -- where the test data comes from ---------------------------------------------------------
+
+def test_without_the_corpus_each_data_set_is_one_skip_line(tmp_path):
+    """Tests that ask for the corpus in their body and through fixtures, two data sets."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-ra", "-p", "no:cacheprovider", "tests/test_pubtabnet.py"],
+        cwd=root, capture_output=True, text=True, timeout=600,
+        env={**os.environ, "CONVERTABLES_CORPUS": str(tmp_path / "none")})
+    skips = [line for line in done.stdout.splitlines() if line.startswith("SKIPPED")]
+    assert len(skips) == 2, done.stdout
+    assert {re.sub(r"SKIPPED \[\d+\] ", "", line) for line in skips} == {
+        f"tests/conftest.py:{line}: shared corpus data set {name!r} not found (set CONVERTABLES_CORPUS)"
+        for name in ("pubtabnet", "fintabnet") for line in [_corpus_path_line()]}
+
+
+def _corpus_path_line() -> int:
+    from tests.conftest import corpus_path
+
+    return corpus_path.__code__.co_firstlineno
+
+
+def test_readme_names_the_corpus_sources_and_the_variable():
+    root = Path(__file__).resolve().parent.parent
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    assert "CONVERTABLES_CORPUS" in readme
+    for folder in ("icdar2013", "icdar2013_results", "ctdar2019", "pubmed_gt", "pubtabnet", "fintabnet",
+                   "pubtables1m", "pod", "exports"):
+        assert f"`{folder}/" in readme, folder
+    for source in ("ICDAR 2013", "cTDaR", "PubMed", "PubTabNet", "PROVENANCE.md"):
+        assert source in readme
