@@ -374,3 +374,18 @@ def test_readme_names_the_corpus_sources_and_the_variable():
         assert f"`{folder}/" in readme, folder
     for source in ("ICDAR 2013", "cTDaR", "PubMed", "PubTabNet", "PROVENANCE.md"):
         assert source in readme
+
+
+def test_page_sizes_are_read_without_the_characters_and_agree_with_them(corpus, tmp_path):
+    from convertables.diagnostics import InputError
+    from convertables.pdf import page_sizes, read_pdf
+
+    for name in ("eu-001", "eu-015", "us-022"):  # (eu-015: pages displayed rotated)
+        pdf = corpus("icdar2013", "pdf", f"{name}.pdf")
+        assert page_sizes(pdf) == read_pdf(pdf).sizes and page_sizes(pdf)
+    bad = tmp_path / "bad.pdf"
+    bad.write_bytes(b"%PDF-1.4 not really")
+    for path, message in ((bad, "not a readable PDF"), (tmp_path, "is not a file")):
+        with pytest.raises(InputError) as raised:
+            page_sizes(path)
+        assert raised.value.diagnostic.code == "pdf-unreadable" and message in raised.value.diagnostic.message
