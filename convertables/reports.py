@@ -82,7 +82,7 @@ class CheckReport:
         return json.dumps(self.to_dict(), indent=1) + "\n"
 
 
-def check_summary(report: CheckReport, streams: Streams) -> str:
+def _check_summary(report: CheckReport, streams: Streams) -> str:
     """``3 error(s), 160 warning(s) in 142 file(s): 153 duplicate-id, ...``: the
     findings counted by code, errors' codes first, the commonest first in each."""
     files = len({d.file for d in report.findings})
@@ -193,7 +193,7 @@ class TextReporter(Reporter):
                 more = repeats[key] - 1
                 streams.out.write(d.format() + (f" (and {more} more {d.code} in this file; -v shows each)"
                                                 if more else "") + "\n")
-        streams.err.write(check_summary(report, streams) + "\n")
+        streams.err.write(_check_summary(report, streams) + "\n")
 
     def scored(self, report: ScoreReport, streams: Streams) -> None:
         from .scoring.report import render_text
