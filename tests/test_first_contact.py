@@ -69,7 +69,7 @@ FREE_TEXT = {"--encoding", "--complexity"}
 @pytest.mark.parametrize("name", ["convert", "icdar2json", "formats", "check", "score", "merge-reports"])
 def test_options_with_a_fixed_set_of_values_list_them(name):
     shown = _help(name)
-    rows = re.findall(r"│ (?:\*\s+)?(--[a-z-]+)(?:\s+-[a-z])?\s+<str>", shown)
+    rows = re.findall(r"│\s+(?:\*\s+)?(--[a-z-]+)(?:\s+-[a-z])?\s+<str>", shown)
     assert set(rows) <= FREE_TEXT, rows
 
 
