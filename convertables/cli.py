@@ -173,7 +173,7 @@ def _listed_plainly(command):
 app = typer.Typer(
     name="convertables",
     help=("Convert, check and score table-recognition data: " + _FORMATS_NAMED + ".\n\n"
-          "A shortcut <from>2<to> (icdar2json, textract2icdar, ...) is convert --from <from> --to <to>, "
+          "A shortcut SOURCE2TARGET (icdar2json, textract2icdar, ...) is convert --from SOURCE --to TARGET, "
           "for any format convertables reads and any it writes (convertables formats lists them)."),
     cls=_Root,
     no_args_is_help=True,

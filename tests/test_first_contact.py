@@ -59,7 +59,7 @@ def test_the_help_keeps_tags_and_brackets():
     root = _help()
     for name in registry.FORMATS:  # the tagline names every format of the registry
         assert f" {name}," in root or f" {name}." in root
-    assert "A shortcut <from>2<to>" in root
+    assert "A shortcut SOURCE2TARGET (icdar2json, textract2icdar, ...) is convert --from SOURCE --to TARGET" in root
 
 
 # Options that take free text (or a number, a path): every other option lists its values.
