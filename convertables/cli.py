@@ -68,17 +68,21 @@ class _CommandsByName(MutableMapping):
         return len(self._declared)
 
 
-def _plain(text: Optional[str]) -> Optional[str]:
+def _plain(text: Optional[str], command: bool = False) -> Optional[str]:
     """A help text as Rich markup that shows every character of it (``<th>``,
     ``[default: ...]``), its prose paragraphs unwrapped; indented ones (examples)
-    keep their lines."""
+    keep their lines. A ``command``'s help gets an empty line after its first
+    paragraph: Typer dedents the rest as one text but for that text's first line,
+    which then keeps the examples' indentation whatever paragraph comes first."""
     if not text:
         return text
     from rich.markup import escape
 
-    paragraphs = inspect.cleandoc(text).split("\n\n")
-    return escape("\n\n".join(p if p[:1].isspace() or p.startswith("\b") else " ".join(p.split("\n"))
-                               for p in paragraphs))
+    paragraphs = [p if p[:1].isspace() or p.startswith("\b") else " ".join(p.split("\n"))
+                  for p in inspect.cleandoc(text).split("\n\n")]
+    if command and len(paragraphs) > 1:
+        paragraphs[1] = "\n" + paragraphs[1]
+    return escape("\n\n".join(paragraphs))
 
 
 def _shown_plainly(command):
@@ -87,7 +91,7 @@ def _shown_plainly(command):
     from copy import copy
 
     shown = copy(command)
-    shown.help, shown.short_help = _plain(command.help), _plain(command.short_help)
+    shown.help, shown.short_help = _plain(command.help, command=True), _plain(command.short_help)
     shown.params = []
     for param in command.params:
         param = copy(param)

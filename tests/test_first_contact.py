@@ -389,3 +389,11 @@ def test_page_sizes_are_read_without_the_characters_and_agree_with_them(corpus, 
         with pytest.raises(InputError) as raised:
             page_sizes(path)
         assert raised.value.diagnostic.code == "pdf-unreadable" and message in raised.value.diagnostic.message
+
+
+@pytest.mark.parametrize("name", ["convert", "check", "score", "merge-reports"])
+def test_examples_keep_their_indentation_under_their_heading(name):
+    output = runner.invoke(app, [name, "--help"], env=WIDE).output
+    lines = [line.rstrip() for line in output.splitlines() if line.strip()]
+    heading = lines.index(" Examples:")
+    assert lines[heading + 1].startswith(" " * 5 + "convertables "), lines[heading + 1]
