@@ -125,10 +125,12 @@ def check(
     gt: PathLike | None = None,
     pdf_dir: PathLike | None = None,
     model: str | None = None,
+    on_file: Callable[[int, int], None] | None = None,
 ) -> CheckReport:
     """Pre-flight checks of files or folders (or of one :class:`Document`'s
     content): the format's schema, the readers' findings, the rules on the
-    document, and with ``gt`` (a folder) the pairing with the ground truth.
+    document, and with ``gt`` (a folder) the pairing with the ground truth. ``on_file(done, total)`` is
+    called as each file (or container member) is checked.
 
     >>> check(["samples/icdar/sample-str.xml"], model="region").errors > 0
     True
@@ -141,7 +143,7 @@ def check(
     if isinstance(paths, Document):
         return CheckReport(check_document(paths, options))
     paths = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
-    return CheckReport(check_paths([Path(p) for p in paths], options))
+    return CheckReport(check_paths([Path(p) for p in paths], options, on_file))
 
 
 def score(

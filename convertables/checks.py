@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Callable
 
 from . import containers, files
 from .containers import MemberRef
@@ -257,12 +258,16 @@ def check_document(doc: Document, options: CheckOptions = CheckOptions(), name: 
     return _escalated(diagnostics.items)
 
 
-def check_paths(paths: list[Path], options: CheckOptions = CheckOptions()) -> list[Diagnostic]:
+def check_paths(paths: list[Path], options: CheckOptions = CheckOptions(),
+                on_file: Callable[[int, int], None] | None = None) -> list[Diagnostic]:
+    """The findings of every file (``on_file(done, total)`` called as each is checked)."""
     findings: list[Diagnostic] = []
     checked = containers.expand(collect(paths))  # a container's documents, each checked alone
     documents: dict[Path | MemberRef, Document] = {}
-    for path in checked:
+    for done, path in enumerate(checked, 1):
         file_findings, doc = check_file(path, options)
+        if on_file is not None:
+            on_file(done, len(checked))
         findings.extend(file_findings)
         if doc is not None and options.gt is not None:  # (kept for the pairing only)
             documents[path] = doc

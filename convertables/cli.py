@@ -22,12 +22,14 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 from typer.main import get_command_from_info, get_command_name
+from typer.models import CommandInfo
 
 from . import registry
 from .diagnostics import InputError, Severity, UsageError
 from .options import Option
+from .reports import reporter_names
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -67,21 +69,122 @@ class _CommandsByName(MutableMapping):
         return len(self._declared)
 
 
+def _plain(text: Optional[str], command: bool = False) -> Optional[str]:
+    """A help text as Rich markup that shows every character of it (``<th>``,
+    ``[default: ...]``), its prose paragraphs unwrapped; indented ones (examples)
+    keep their lines. A ``command``'s help gets an empty line after its first
+    paragraph: Typer dedents the rest as one text but for that text's first line,
+    which then keeps the examples' indentation whatever paragraph comes first."""
+    if not text:
+        return text
+    from rich.markup import escape
+
+    paragraphs = [p if p[:1].isspace() or p.startswith("\b") else " ".join(p.split("\n"))
+                  for p in inspect.cleandoc(text).split("\n\n")]
+    if command and len(paragraphs) > 1:
+        paragraphs[1] = "\n" + paragraphs[1]
+    return escape("\n\n".join(paragraphs))
+
+
+def _shown_plainly(command):
+    """A copy of a command (or the root) whose help texts print as written: Typer
+    reads them as markup, and Markdown would drop every ``<tag>``."""
+    from copy import copy
+
+    shown = copy(command)
+    shown.help, shown.short_help = _plain(command.help, command=True), _plain(command.short_help)
+    shown.params = []
+    for param in command.params:
+        param = copy(param)
+        param.help = _plain(getattr(param, "help", None))
+        shown.params.append(param)
+    return shown
+
+
+class _PlainHelpCommand(TyperCommand):
+    """A command whose ``--help`` shows every character of its help texts."""
+
+    def format_help(self, ctx, formatter) -> None:
+        return TyperCommand.format_help(_shown_plainly(self), ctx, formatter)
+
+
+_FORMATS_NAMED = "{formats}"
+
+
+def _shortcut_formats(name: str):
+    """The reader and the writer a ``<from>2<to>`` name asks for, by the registry:
+    (source, target) where both exist and can do it, else the reason it is no
+    shortcut (None where the name is not of that shape at all)."""
+    if "2" not in name:
+        return None
+    listed = registry.FORMATS
+    reason = None
+    for at in (i for i, c in enumerate(name) if c == "2"):
+        source, target = name[:at], name[at + 1:]
+        if source in listed and target in listed:
+            if listed[source].reads and listed[target].writes:
+                return source, target
+            reason = (f"{source} cannot be read" if not listed[source].reads
+                      else f"{target} cannot be written") + " (convertables formats says what each format does)"
+    return reason
+
+
 class _Root(TyperGroup):
     def __init__(self, **settings):
         super().__init__(**settings)
         self.commands = _CommandsByName(lambda info: get_command_from_info(
             _made(info), pretty_exceptions_short=app.pretty_exceptions_short, rich_markup_mode=self.rich_markup_mode))
+        self._unlisted: dict = {}
+
+    # The tagline names the formats of the registry, looked up only when the help is shown.
+    @property
+    def help(self) -> Optional[str]:
+        text = self._help
+        if text and _FORMATS_NAMED in text:
+            text = text.replace(_FORMATS_NAMED, ", ".join(registry.FORMATS))
+        return text
+
+    @help.setter
+    def help(self, value: Optional[str]) -> None:
+        self._help = value
+
+    def get_command(self, ctx, name: str):
+        found = super().get_command(ctx, name)
+        if found is None:
+            pair = _shortcut_formats(name)
+            if isinstance(pair, tuple):  # any <from>2<to>, made as the listed shortcuts are (and not listed)
+                found = self._unlisted.get(name)
+                if found is None:
+                    found = self._unlisted[name] = self.commands._build(_conversion_declaration(*pair))
+        return found
+
+    def resolve_command(self, ctx, args):
+        if args and not args[0].startswith("-") and args[0] not in self.commands._declared:
+            reason = _shortcut_formats(args[0])
+            if isinstance(reason, str):
+                ctx.fail(f"No such command {args[0]!r}: {reason}.")
+        return super().resolve_command(ctx, args)
+
+    def format_help(self, ctx, formatter) -> None:
+        shown = _shown_plainly(self)
+        shown.get_command = lambda ctx, name: _listed_plainly(self.get_command(ctx, name))
+        return TyperGroup.format_help(shown, ctx, formatter)
+
+
+def _listed_plainly(command):
+    return None if command is None else _shown_plainly(command)
 
 
 app = typer.Typer(
     name="convertables",
-    help="Convert, check and score table-recognition data (ICDAR 2013, HTML, Excel, CSV, cTDaR, Marmot, POD).",
+    help=("Convert, check and score table-recognition data: " + _FORMATS_NAMED + ".\n\n"
+          "A shortcut SOURCE2TARGET (icdar2json, textract2icdar, ...) is convert --from SOURCE --to TARGET, "
+          "for any format convertables reads and any it writes (convertables formats lists them)."),
     cls=_Root,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
-    rich_markup_mode="markdown",
+    rich_markup_mode="rich",  # (every help text escaped: see _plain)
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
@@ -114,17 +217,40 @@ def _root(
 
 # -- reporting -------------------------------------------------------------------------
 
-def _progress(total: int):
-    """A progress bar on a terminal for batches; nothing otherwise."""
-    if total < 2 or not sys.stderr.isatty():
-        return None
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+class _Progress:
+    """The progress of a long command, one look for all: a bar on standard error
+    while it is a terminal and there are several items; nothing into a pipe or
+    a file. It appears with the first item done and goes when closed."""
 
-    return Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-        transient=True, console=Console(stderr=True),
-    )
+    def __init__(self, description: str):
+        self.description = description
+        self.done, self.total = 0, 0
+        self._bar = self._task = None
+
+    def update(self, done: int, total: int) -> None:
+        self.done, self.total = done, total
+        if self._bar is None:
+            if total < 2 or done >= total or not sys.stderr.isatty():
+                return
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+            self._bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                                 TimeRemainingColumn(), transient=True, console=Console(stderr=True))
+            self._bar.start()
+            self._task = self._bar.add_task(self.description, total=total)
+        self._bar.update(self._task, completed=done, total=total)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+            self._bar = None
+
+    def __enter__(self) -> "_Progress":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
 
 def _convert(
@@ -146,18 +272,11 @@ def _convert(
     from .reports import Streams, reporter
 
     streams = Streams(verbose=verbose, quiet=quiet)
-    progress = {"done": 0, "total": 0, "bar": None}
+    progress = _Progress("converting")
 
     def on_outcome(outcome, done: int, total: int) -> None:
-        progress.update(done=done, total=total)
         chosen.outcome(outcome, streams)
-        if progress["bar"] is None and done < total:
-            progress["bar"] = _progress(total)
-            if progress["bar"] is not None:
-                progress["bar"].start()
-                progress["task"] = progress["bar"].add_task("converting", total=total)
-        if progress["bar"] is not None:
-            progress["bar"].update(progress["task"], completed=done)
+        progress.update(done, total)
 
     try:
         chosen = reporter(report, "convert")
@@ -170,12 +289,12 @@ def _convert(
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE)
     except KeyboardInterrupt:
-        typer.echo(f"interrupted after {progress['done']} of {progress['total']} file(s); no partial output was "
+        progress.close()
+        typer.echo(f"interrupted after {progress.done} of {progress.total} file(s); no partial output was "
                    "left behind", err=True)
         raise typer.Exit(EXIT_INTERRUPTED)
     finally:
-        if progress["bar"] is not None:
-            progress["bar"].stop()
+        progress.close()
     chosen.converted(result, streams, len(result.outcomes) > 1)
     lost = result.failed or any(d.severity is Severity.ERROR for d in result.diagnostics)  # (a dropped cell counts)
     raise typer.Exit(EXIT_FAILED if lost else EXIT_OK)
@@ -188,7 +307,8 @@ Inputs = Annotated[list[Path], typer.Argument(help="Input files or folders (fold
 OutputOpt = Annotated[Optional[Path], typer.Option("-o", "--output",
                       help="Output file, or folder for a batch; '-' or nothing for standard output.")]
 ForceOpt = Annotated[bool, typer.Option("--force", help="Replace existing output files.")]
-ReportOpt = Annotated[str, typer.Option("--format", help="Report: text (to stderr) or json (to stdout).")]
+ReportOpt = Annotated[str, typer.Option("--format", metavar="|".join(reporter_names("convert")),
+                                        help="Report: text (to stderr) or json (to stdout).")]
 VerboseOpt = Annotated[bool, typer.Option("--verbose", "-v", help="Show every diagnostic, info included.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="Show errors only.")]
 
@@ -213,8 +333,10 @@ def _declared_parameters(sources, targets, shown: tuple[str, str] | None = None)
     return parameters
 
 
-def _parameter_of(option: Option, panel: str | None, hidden: bool = False) -> inspect.Parameter:
-    """The keyword parameter Typer makes ``option``'s command-line option from."""
+def _parameter_of(option: Option, panel: str | None, hidden: bool = False,
+                  metavar: str | None = None) -> inspect.Parameter:
+    """The keyword parameter Typer makes ``option``'s command-line option from
+    (``metavar``: the values it takes, where the option does not list them)."""
     if option.kind is bool:
         info = typer.Option(option.flag, help=option.help, rich_help_panel=panel, hidden=hidden)
         annotation, default = bool, bool(option.default)
@@ -223,6 +345,8 @@ def _parameter_of(option: Option, panel: str | None, hidden: bool = False) -> in
         annotation, default = Optional[option.kind], option.default
         if option.choices:  # (checked by the options: a usage error is one line, not click's box)
             extra["metavar"] = "|".join(option.choices)
+        elif metavar is not None:
+            extra["metavar"] = metavar
         elif option.minimum is not None:
             extra["min"] = option.minimum
         if option.parse is not None:
@@ -294,21 +418,27 @@ SHORTCUTS = [
 ]
 
 
+def _conversion_declaration(source: Optional[str], target: Optional[str]) -> CommandInfo:
+    """``convert`` or a shortcut, declared by name only: its function, with its
+    signature, is made when the command is built (see _made), which imports
+    every format's declaration."""
+    name = f"{source}2{target}" if source else "convert"
+    help_text = (CONVERT_HELP if source is None else
+                 f"Convert {source} to {target}: same as convert --from {source} --to {target}.")
+
+    def declared() -> None:
+        """A stand-in, replaced by the command made from the declarations."""
+
+    declared.__name__ = name.replace("2", "_to_").replace("-", "_") if source else name
+    declared.conversion = (source, target)  # type: ignore[attr-defined]
+    return CommandInfo(name, cls=_PlainHelpCommand, callback=declared, help=help_text)
+
+
 def _declare_conversion_commands() -> None:
-    """``convert`` and the shortcuts, declared by name only: each one's function,
-    with its signature, is made when the command is built (see _made), which
-    imports every format's declaration."""
+    """``convert`` and the listed shortcuts (any other ``<from>2<to>`` is made
+    when asked for: _Root.get_command)."""
     for source, target in [(None, None), *SHORTCUTS]:
-        name = f"{source}2{target}" if source else "convert"
-        help_text = (CONVERT_HELP if source is None else
-                     f"Convert {source} to {target}: same as convert --from {source} --to {target}.")
-
-        def declared() -> None:
-            """A stand-in, replaced by the command made from the declarations."""
-
-        declared.__name__ = name.replace("2", "_to_") if source else name
-        declared.conversion = (source, target)  # type: ignore[attr-defined]
-        commands.command(name, help=help_text)(declared)
+        commands.registered_commands.append(_conversion_declaration(source, target))
 
 
 def _made(info):
@@ -328,8 +458,8 @@ def _made(info):
 _declare_conversion_commands()
 
 
-@commands.command()
-def formats(report: Annotated[str, typer.Option("--format", help="text or json.")] = "text") -> None:
+@commands.command(cls=_PlainHelpCommand)
+def formats(report: Annotated[str, typer.Option("--format", metavar="text|json", help="text or json.")] = "text") -> None:
     """List every format and what convertables can do with it."""
     rows = [
         {
@@ -357,14 +487,16 @@ def formats(report: Annotated[str, typer.Option("--format", help="text or json."
         )
 
 
-@commands.command()
+@commands.command(cls=_PlainHelpCommand)
 def check(
     paths: Annotated[list[Path], typer.Argument(help="Files or folders to check.", show_default=False)],
     gt: Annotated[Optional[Path], typer.Option("--gt", help="Ground-truth folder: also check pairing.")] = None,
-    model: Annotated[Optional[str], typer.Option("--model", help="ICDAR 2013: region or structure (default: by content).")] = None,
+    model: Annotated[Optional[str], typer.Option("--model", metavar="region|structure", help="ICDAR 2013: region or structure (default: by content).")] = None,
     pdf_dir: Annotated[Optional[Path], typer.Option("--pdf-dir", help="Folder of the PDFs: check pages and boxes.")] = None,
-    report: Annotated[str, typer.Option("--format", help="Report: text, json or github (workflow annotations).")] = "text",
+    report: Annotated[str, typer.Option("--format", metavar="|".join(reporter_names("check")), help="Report: text, json or github (workflow annotations).")] = "text",
     strict: Annotated[bool, typer.Option("--strict", help="Fail on warnings too.")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Show every finding, each on its own line, "
+                                          "infos included.")] = False,
     quiet: QuietOpt = False,
 ) -> None:
     """Pre-flight checks of submissions or ground truth.
@@ -382,11 +514,15 @@ def check(
 
     try:
         chosen = reporter(report, "check")
-        found = check_files(paths, gt=gt, pdf_dir=pdf_dir, model=model)
+        with _Progress("checking") as progress:
+            found = check_files(paths, gt=gt, pdf_dir=pdf_dir, model=model, on_file=progress.update)
     except UsageError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE)
-    chosen.checked(found, Streams(quiet=quiet))
+    except KeyboardInterrupt:
+        typer.echo("interrupted", err=True)
+        raise typer.Exit(EXIT_INTERRUPTED)
+    chosen.checked(found, Streams(verbose=verbose, quiet=quiet))
     raise typer.Exit(EXIT_OK if found.ok(strict) else EXIT_FAILED)
 
 
@@ -395,7 +531,7 @@ def _score_command(
     result: Annotated[Path, typer.Option("--result", help="Result file or folder (any readable format).",
                                          show_default=False)],
     metric: Annotated[str, typer.Option("--metric", help="The metric (see docs/scoring.md).")] = "structure",
-    report: Annotated[str, typer.Option("--format", help="Report: text (a table on stdout), json, csv (a row a document), github (workflow annotations for the documents' errors and warnings, then the table), or html (the page --html writes).")] = "text",
+    report: Annotated[str, typer.Option("--format", metavar="|".join(reporter_names("score")), help="Report: text (a table on stdout), json, csv (a row a document), github (workflow annotations for the documents' errors and warnings, then the table), or html (the page --html writes).")] = "text",
     per_document: Annotated[Optional[Path], typer.Option("--per-document", help="Also write per-document figures as CSV.")] = None,
     records: Annotated[Optional[Path], typer.Option("--records", help="Also write each document's record as a JSON line, as it is scored (JSON Lines).")] = None,
     html: Annotated[Optional[Path], typer.Option("--html", help="Also write the HTML report: one self-contained page with the totals, a table of the documents and, for each, its tables drawn as grids, cells coloured by what the metric found.")] = None,
@@ -433,6 +569,10 @@ def _score_command(
 
         convertables score --gt gt/ --result results/ --html report.html
 
+        convertables score --gt gt-html/ --result model-html/ --metric teds --html teds.html
+
+        convertables score --gt gt-html/ --result model-html/ --metric grits
+
         convertables score --gt /data/gt --result /data/res --executor dask --scheduler tcp://10.0.0.5:8786
     """
     from .api import score as score_files
@@ -458,25 +598,17 @@ def _score_command(
             from .files import AtomicLines
 
             lines = AtomicLines(records, force=force)
-        bar = _progress(2) if report == "text" else None
-        task = bar.add_task("scoring", total=None) if bar is not None else None
+        progress = _Progress("scoring")
 
         def on_document(record: dict, total: int) -> None:
             if lines is not None:  # (as each is scored: a long run's records can be followed)
                 lines.write(json.dumps(record))
-            if bar is not None:
-                bar.update(task, total=total, advance=1)
+            progress.update(progress.done + 1, total)
 
         explain = html is not None or report == "html"
-        if bar is None:
+        with progress:
             scored = score_files(gt, result, metric, jobs=jobs, join=join, shard=shard, on_document=on_document,
-                                 explain=explain, executor=executor, scheduler=scheduler, spill=True,
-                                 **given)
-        else:
-            with bar:
-                scored = score_files(gt, result, metric, jobs=jobs, join=join, shard=shard,
-                                     on_document=on_document, explain=explain, executor=executor,
-                                     scheduler=scheduler, spill=True, **given)
+                                 explain=explain, executor=executor, scheduler=scheduler, spill=True, **given)
     except UsageError as exc:
         if lines is not None:
             lines.discard()
@@ -509,7 +641,7 @@ def _score_command(
     raise typer.Exit(EXIT_FAILED if scored.errors or unwritten else EXIT_OK)
 
 
-@commands.command("merge-reports")
+@commands.command("merge-reports", cls=_PlainHelpCommand)
 def merge_reports(
     reports: Annotated[list[Path], typer.Argument(help="The JSON reports of score --shard K/N --format json, "
                                                        "one a shard.", show_default=False)],
@@ -569,6 +701,8 @@ def _score_command_made():
     fixed[2] = fixed[2].replace(annotation=Annotated[str, typer.Option(
         "--metric", metavar=names, help="The metric (see docs/scoring.md).")])
     variants = "; ".join(f"{m.name}: {' or '.join(m.variants)}" for m in metrics().values())
+    values = {"variant": "|".join(dict.fromkeys(v for m in metrics().values() for v in m.variants)),
+              "result_format": "|".join(f.name for f in registry.FORMATS.values() if f.reads)}
     declared = []
     for name, (option, names) in takers.items():
         panel = f"Settings of {', '.join(names)}" if names else None
@@ -576,7 +710,7 @@ def _score_command_made():
             from dataclasses import replace
 
             option = replace(option, help=f"The metric's variant, the first its default ({variants}).")
-        declared.append(_parameter_of(option, panel))
+        declared.append(_parameter_of(option, panel, metavar=values.get(name)))
     parameters = [*fixed[:3], *[p for p in declared if p.name in ("variant", "result_format")], *fixed[3:],
                   *[p for p in declared if p.name not in ("variant", "result_format")]]
 
@@ -594,7 +728,7 @@ def _declare_score_command() -> None:
         """A stand-in, replaced by the command made from the metrics' declarations."""
 
     score.made = _score_command_made  # type: ignore[attr-defined]
-    commands.command("score", help=_score_command.__doc__)(score)
+    commands.command("score", cls=_PlainHelpCommand, help=_score_command.__doc__)(score)
 
 
 _declare_score_command()

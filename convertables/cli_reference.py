@@ -285,7 +285,9 @@ def _shortcuts_section(shortcuts, convert) -> list[str]:
     for name, (equivalent, format_options) in shortcuts:
         options = ", ".join(f"`{f}`" for f in format_options) or "none"
         lines.append(f"| `{name}` | `{equivalent}` | {options} |")
-    return lines + [""]
+    return lines + ["", "The table lists a few; any `SOURCE2TARGET` works the same way, where SOURCE is a format "
+                    f"convertables reads and TARGET one it writes (`{PROGRAM} formats` lists them): "
+                    f"`{PROGRAM} textract2icdar` is `{PROGRAM} convert --from textract --to icdar`.", ""]
 
 
 def render() -> str:

@@ -21,6 +21,7 @@ from .grid import validate_document
 from .model import Document
 from .options import ReadOptions, WriteOptions
 from .registry import Format
+from .sniffing import page_file
 
 _UMASK = os.umask(0o022)
 os.umask(_UMASK)  # read once at import: os.umask is process-wide, not thread-safe
@@ -189,7 +190,17 @@ class PathList(Sequence[str]):
         return kept
 
 
+def _refuse_page_file(data: bytes, name: str) -> None:
+    """A PDF or a page image is refused, naming what turns it into a format convertables reads."""
+    kind = page_file(data[:1024])
+    if kind is not None:
+        raise InputError(Diagnostic(
+            "pdf-or-image", Severity.ERROR, f"{kind}: it holds no table structure convertables can read", name,
+            hint="a table extractor turns it into a format convertables reads: " + ", ".join(registry.extractors())))
+
+
 def detect_format(path: Path, data: bytes) -> Format:
+    _refuse_page_file(data, display_name(path))  # (whatever its name: a PDF saved as .xml is no ICDAR 2013 file)
     fmt = registry.detect(path, data[: registry.SNIFF_BYTES])
     if fmt is None:
         raise _error("unknown-format", "cannot tell its format; pass --from (convert) or name a file with its "
@@ -229,6 +240,8 @@ def read_document(
     diagnostics = diagnostics if diagnostics is not None else Diagnostics(name)
     diagnostics.file = diagnostics.file or name
     reader = fmt.reader()
+    if asked:
+        _refuse_page_file(data, diagnostics.file)
     try:
         doc = reader(data, diagnostics, options)
         validate_document(doc, diagnostics, diagnostics.source_lines, regions=diagnostics.regions_to_check)

@@ -97,6 +97,9 @@ class Format:
     format is (``--from``, ``--result-format``)."""
     pending: str | None = None
     """Why a capability is missing, where one is."""
+    extracted_by: str | None = None
+    """The tools that write this format from a PDF or a page image, for the
+    hint given on an input that is one."""
     members: Callable[[BinaryIO], Iterator[Member]] | None = None
     """A container format (a JSONL file, one document a line): the documents a
     file holds, from a binary handle at its start, each named by the source's own
@@ -214,6 +217,12 @@ def sniffed(head: bytes) -> Format | None:
     """The format whose sniffer recognises ``head`` (the first to), by content alone."""
     head = as_utf8(head[:SNIFF_BYTES])
     return next((fmt for fmt in formats().values() if fmt.sniff(head)), None)
+
+
+def extractors() -> list[str]:
+    """What turns a PDF or a page image into a readable format: each tool, and
+    the format of what it writes (``AWS Textract (textract)``)."""
+    return [f"{f.extracted_by} ({f.name})" for f in formats().values() if f.extracted_by and f.reads]
 
 
 def input_suffixes() -> set[str]:

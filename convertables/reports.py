@@ -82,6 +82,22 @@ class CheckReport:
         return json.dumps(self.to_dict(), indent=1) + "\n"
 
 
+def _check_summary(report: CheckReport, streams: Streams) -> str:
+    """``3 error(s), 160 warning(s) in 142 file(s): 153 duplicate-id, ...``: the
+    findings counted by code, errors' codes first, the commonest first in each."""
+    files = len({d.file for d in report.findings})
+    infos = sum(1 for d in report.findings if d.severity is Severity.INFO)
+    line = f"{report.errors} error(s), {report.warnings} warning(s)"
+    if infos:
+        line += f", {infos} info(s)" + ("" if streams.verbose else " (-v shows them)")
+    by_code = Counter((d.severity, d.code) for d in report.findings)
+    if by_code:
+        rank = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
+        ordered = sorted(by_code.items(), key=lambda item: (rank[item[0][0]], -item[1], item[0][1]))
+        line += f" in {files} file(s): " + ", ".join(f"{n} {code}" for (_, code), n in ordered)
+    return line
+
+
 # -- reporters ---------------------------------------------------------------------------------
 
 @dataclass
@@ -158,10 +174,26 @@ class TextReporter(Reporter):
         streams.err.write(line + "\n")
 
     def checked(self, report: CheckReport, streams: Streams) -> None:
-        for d in report.findings:
-            if not streams.quiet or d.severity is Severity.ERROR:
+        """Errors first, then warnings (infos with --verbose), the rarer codes
+        before the commoner in each (a defect is not lost among a hundred of one
+        kind); without --verbose a code that repeats in one file is its first
+        finding with a count; then a summary counting the findings by code."""
+        rank = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
+        found = streams.shown(report.findings)
+        per_code = Counter(d.code for d in found)
+        shown = sorted(found, key=lambda d: (rank[d.severity], per_code[d.code], d.code))  # (stable: files' order)
+        repeats = Counter((d.file, d.code) for d in shown)
+        printed: set[tuple] = set()
+        for d in shown:
+            key = (d.file, d.code)
+            if streams.verbose:
                 streams.out.write(d.format() + "\n")
-        streams.err.write(f"{report.errors} error(s), {report.warnings} warning(s)\n")
+            elif key not in printed:
+                printed.add(key)
+                more = repeats[key] - 1
+                streams.out.write(d.format() + (f" (and {more} more {d.code} in this file; -v shows each)"
+                                                if more else "") + "\n")
+        streams.err.write(_check_summary(report, streams) + "\n")
 
     def scored(self, report: ScoreReport, streams: Streams) -> None:
         from .scoring.report import render_text

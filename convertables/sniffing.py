@@ -32,6 +32,22 @@ def xml_root(head: bytes) -> str | None:
     return root
 
 
+# Files of pages rather than of tables, by their signature.
+_PAGE_FILES = ((b"\x89PNG\r\n\x1a\n", "a PNG image"), (b"\xff\xd8\xff", "a JPEG image"),
+               (b"II*\x00", "a TIFF image"), (b"MM\x00*", "a TIFF image"), (b"GIF8", "a GIF image"),
+               (b"\x00\x00\x00\x0cjP  ", "a JPEG 2000 image"))
+
+
+def page_file(head: bytes) -> str | None:
+    """What a head is where it is a PDF or a page image (``a PDF``, ``a PNG
+    image``), else None."""
+    if b"%PDF-" in head[:1024]:  # (the signature may follow a little junk)
+        return "a PDF"
+    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
+        return "a WebP image"
+    return next((what for start, what in _PAGE_FILES if head.startswith(start)), None)
+
+
 # UTF-16 text by its byte-order mark, or without one by how "<" is written
 _UTF16_STARTS = ((b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"), (b"<\x00", "utf-16-le"), (b"\x00<", "utf-16-be"))
 

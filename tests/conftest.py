@@ -1,7 +1,8 @@
 """Shared test fixtures.
 
-``corpus`` is the public data beside the checkout (``../shared/corpus``); tests
-that use it skip, with the reason, where it is absent.
+``corpus`` is the public data beside the checkout (``../shared/corpus``, or
+``$CONVERTABLES_CORPUS``); tests that use it skip, naming the data set, where it
+is absent.
 """
 
 from __future__ import annotations
@@ -16,12 +17,32 @@ CORPUS = Path(os.environ.get("CONVERTABLES_CORPUS", ROOT.parent / "shared" / "co
 CASES = Path(__file__).resolve().parent / "cases"
 
 
+_CORPUS_SKIP = "shared corpus "
+
+
 def corpus_path(*parts: str) -> Path:
-    """A path in the shared corpus, or a skip if it is not there."""
+    """A path in the shared corpus, or a skip if it is not there. Where a whole
+    data set is absent the reason names the data set only, so that ``pytest -ra``
+    gives one line a data set, however many tests read it (README, "Tests")."""
     path = CORPUS.joinpath(*parts)
     if not path.exists():
-        pytest.skip(f"shared corpus not found at {path} (set CONVERTABLES_CORPUS)")
+        if parts and not CORPUS.joinpath(parts[0]).exists():
+            pytest.skip(f"{_CORPUS_SKIP}data set {parts[0]!r} not found (set CONVERTABLES_CORPUS)")
+        pytest.skip(f"{_CORPUS_SKIP}file {'/'.join(parts)!r} not found (set CONVERTABLES_CORPUS)")
     return path
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A corpus skip is reported where corpus_path is, whichever test or fixture
+    asked: pytest -ra folds skips by place and reason, so each data set that is
+    absent takes one line of its summary."""
+    report = yield
+    longrepr = report.longrepr
+    if report.skipped and isinstance(longrepr, tuple) and len(longrepr) == 3 and \
+            str(longrepr[2]).startswith(f"Skipped: {_CORPUS_SKIP}"):
+        report.longrepr = (__file__, corpus_path.__code__.co_firstlineno, longrepr[2])
+    return report
 
 
 @pytest.fixture

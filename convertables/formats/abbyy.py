@@ -302,4 +302,4 @@ def sniff(head: bytes) -> bool:
 
 
 FORMAT = Format("abbyy", "ABBYY FineReader XML (FineReader 6, 8, 10)", (".xml",), sniff, ("structure",), read,
-                native_frame="image")
+                native_frame="image", extracted_by="ABBYY FineReader")

@@ -406,5 +406,5 @@ FORMAT = Format(
     "azure", "Azure AI Document Intelligence (Form Recognizer) analyze results, v2.1 and 2022-08-31 on",
     (".json",), sniff, ("structure", "region"), read,
     # boxes are PDF points for PDF input (pages in inches), image pixels for images: no one native frame
-    native_frame=None,
+    native_frame=None, extracted_by="Azure AI Document Intelligence",
 )

@@ -361,7 +361,7 @@ def sniff(head: bytes) -> bool:
 
 FORMAT = Format(
     "csv", "CSV/TSV, one table per file (Camelot, Tabula, pdfplumber, pandas)", (".csv", ".tsv"), sniff,
-    ("structure",), read, write,
+    ("structure",), read, write, extracted_by="Camelot, Tabula or pdfplumber",
     options=(
         PAGE,
         PANDAS_LABELS,

@@ -399,5 +399,5 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
 
 FORMAT = Format(
     "docai", "Google Document AI Document JSON", (".json",), sniff, ("structure",), read, None,
-    native_frame="page",
+    native_frame="page", extracted_by="Google Document AI",
 )

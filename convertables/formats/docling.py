@@ -449,4 +449,5 @@ def sniff(head: bytes) -> bool:
 
 
 FORMAT = Format("docling", "docling DoclingDocument JSON (docling, docling-eval)", (".json",), sniff,
-                ("region", "structure"), read, write, native_frame="pdf")
+                ("region", "structure"), read, write, native_frame="pdf",
+                extracted_by="docling")

@@ -402,5 +402,5 @@ def sniff(head: bytes) -> bool:
 
 FORMAT = Format(
     "textract", "AWS Textract table analysis JSON (AnalyzeDocument, GetDocumentAnalysis pages)", (".json",),
-    sniff, ("structure",), read, None, native_frame="page",
+    sniff, ("structure",), read, None, native_frame="page", extracted_by="AWS Textract",
 )

@@ -3,7 +3,8 @@
 The page holds its CSS and JavaScript (``page.css``, ``page.js`` beside this
 module) and no reference to anything outside it; a Content-Security-Policy
 forbids loading anything. At the top: the settings, the totals, a histogram of
-the documents' F1 (SVG, drawn here) and a sortable table of the documents. Then
+the documents' headline figure (F1, TEDS, GriTS_Con...: each metric's name for
+it; SVG, drawn here) and a sortable table of the documents. Then
 a collapsed section a document; each document's detail (what
 :meth:`~convertables.scoring.metric.Metric.explain` found, see
 :mod:`convertables.scoring.explain`) is embedded as JSON text and drawn by the
@@ -23,7 +24,7 @@ from pathlib import Path
 from typing import Iterator, Mapping, TextIO
 
 HISTOGRAM_BINS = 10
-"""Bars of the F1 histogram: [0, 0.1), [0.1, 0.2) ... [0.9, 1.0]."""
+"""Bars of the headline histogram: [0, 0.1), [0.1, 0.2) ... [0.9, 1.0]."""
 
 _LAST_COLUMNS = ("precision", "recall", "f1")
 _KIND = re.compile(r'\{\s*"kind"\s*:\s*"(\w+)"')
@@ -47,24 +48,41 @@ def _asset(name: str) -> str:
     return resources.files(__name__).joinpath(name).read_text(encoding="utf-8")
 
 
+class _Names:
+    """What the metric calls its figures (:attr:`~convertables.scoring.metric.Metric.names`):
+    the headline's name and key, and any key's name."""
+
+    def __init__(self, metric_name: str):
+        from ..scoring.metric import metrics
+
+        metric = metrics().get(metric_name)
+        self.names = dict(metric.names) if metric is not None else {"f1": "F1"}
+        self.key = metric.headline if metric is not None else "f1"
+        self.headline = self.of(self.key)
+
+    def of(self, key: str) -> str:
+        return self.names.get(key, key)
+
+
 # -- the documents' table ---------------------------------------------------------------------------
 
-def _columns(records: list[Mapping]) -> list[tuple[str, str]]:
+def _columns(records: list[Mapping], names: _Names) -> list[tuple[str, str]]:
     """The documents' figures shown, as (key, heading): cTDaR's per threshold; any
-    other metric's numbers as its records have them, precision, recall and F1 last."""
+    other metric's numbers as its records have them, precision, recall and F1 last
+    (``f1`` left out where it repeats the headline of another key)."""
     if any("iou" in r for r in records):
         thresholds = next(list(r["iou"]) for r in records if "iou" in r)
         return ([("iou/" + thresholds[0] + "/gt", "gt"), ("iou/" + thresholds[0] + "/detected", "detected")]
                 + [(f"iou/{t}/correct", f"correct@{t}") for t in thresholds]
-                + [(f"iou/{t}/f1", f"F1@{t}") for t in thresholds] + [("f1", "WAvg F1")])
+                + [(f"iou/{t}/f1", f"F1@{t}") for t in thresholds] + [("f1", names.of("f1"))])
     keys: list[str] = []
     for record in records:
         for key, value in record.items():
             if (isinstance(value, (int, float)) and not isinstance(value, bool) and key not in keys
-                    and key not in _NOT_COLUMNS):
+                    and key not in _NOT_COLUMNS and not (key == "f1" and names.key != "f1")):
                 keys.append(key)
     keys = [k for k in keys if k not in _LAST_COLUMNS] + [k for k in _LAST_COLUMNS if k in keys]
-    return [(k, "F1" if k == "f1" else k) for k in keys]
+    return [(k, names.of(k)) for k in keys]
 
 
 def _value(record: Mapping, key: str):
@@ -107,7 +125,7 @@ def _scalar_items(values: Mapping) -> list[tuple[str, object]]:
     return [(k, v) for k, v in values.items() if not isinstance(v, (dict, list))]
 
 
-def _totals(report: Mapping) -> Iterator[str]:
+def _totals(report: Mapping, names: _Names) -> Iterator[str]:
     rows = [("total", "total", report.get("total") or {})]  # (its rule: the aggregation above)
     if report.get("document_mean") is not None:
         rows.append(("document_mean", "document mean", report["document_mean"]))
@@ -118,7 +136,7 @@ def _totals(report: Mapping) -> Iterator[str]:
                 keys.append(key)
     keys = [k for k in keys if k not in _LAST_COLUMNS] + [k for k in _LAST_COLUMNS if k in keys]
     yield '<table class="totals" id="totals"><thead><tr><th></th>'
-    yield "".join(f"<th>{_esc(k)}</th>" for k in keys) + "</tr></thead><tbody>"
+    yield "".join(f"<th>{_esc(names.of(k))}</th>" for k in keys) + "</tr></thead><tbody>"
     for name, heading, values in rows:
         yield f'<tr data-row="{name}"><th>{_esc(heading)}</th>'
         yield "".join(f'<td data-key="{_esc(k)}">{_esc(_number(values.get(k)))}</td>' for k in keys) + "</tr>"
@@ -140,7 +158,7 @@ def _totals(report: Mapping) -> Iterator[str]:
 
 
 def histogram_counts(records: list[Mapping], bins: int = HISTOGRAM_BINS) -> list[int]:
-    """How many counted documents' F1 fall in each bin (1.0 in the last)."""
+    """How many counted documents' headline figures (their ``f1``) fall in each bin (1.0 in the last)."""
     counts = [0] * bins
     for record in records:
         value = record.get("f1")
@@ -149,13 +167,13 @@ def histogram_counts(records: list[Mapping], bins: int = HISTOGRAM_BINS) -> list
     return counts
 
 
-def _histogram(records: list[Mapping]) -> str:
+def _histogram(records: list[Mapping], headline: str) -> str:
     counts = histogram_counts(records)
     top = max(counts) or 1
     width, height, left, bottom = 420, 160, 34, 22
     bar = (width - left - 6) / len(counts)
     parts = [f'<svg class="histogram" id="histogram" viewBox="0 0 {width} {height}" width="{width}" '
-             f'height="{height}" role="img" aria-label="histogram of the documents\' F1">']
+             f'height="{height}" role="img" aria-label="histogram of the documents\' {_esc(headline)}">']
     plot = height - bottom - 14
     for i, n in enumerate(counts):
         h = plot * n / top
@@ -163,7 +181,8 @@ def _histogram(records: list[Mapping]) -> str:
         low, high = i / len(counts), (i + 1) / len(counts)
         span = f"[{low:.1f}, {high:.1f}{']' if i == len(counts) - 1 else ')'}"
         parts.append(f'<rect class="bar" data-n="{n}" x="{x + 1:.1f}" y="{y:.1f}" width="{bar - 2:.1f}" '
-                     f'height="{h:.1f}"><title>F1 in {span}: {n} document{"s" if n != 1 else ""}</title></rect>')
+                     f'height="{h:.1f}"><title>{_esc(headline)} in {span}: {n} document{"s" if n != 1 else ""}</title>'
+                     '</rect>')
         if n:
             parts.append(f'<text class="count" x="{x + bar / 2:.1f}" y="{y - 3:.1f}">{n}</text>')
     axis = height - bottom
@@ -183,12 +202,12 @@ def _json_in_script(text: str) -> str:
     return text.replace("<", "\\u003c")
 
 
-def _files(record: Mapping) -> str:
+def _files(record: Mapping, names: _Names) -> str:
     lines = [f"ground truth: {record.get('gt_file') or '(in memory)'}",
              f"result: {record.get('result_file') or ('none' if record.get('gt_file') else '(in memory)')}"]
     for candidate in record.get("alternatives") or ():
         lines.append(f"candidate: {candidate.get('gt_file')} / {candidate.get('result_file')}: "
-                     f"F1 {_number(candidate.get('f1'))}")
+                     f"{names.headline} {_number(candidate.get('f1'))}")
     if record.get("error"):
         lines.append(record["error"])
     if record.get("skipped"):
@@ -196,13 +215,13 @@ def _files(record: Mapping) -> str:
     return "".join(f"<li>{_esc(line)}</li>" for line in lines)
 
 
-def _sections(report, has_detail: set[int]) -> Iterator[str]:
+def _sections(report, has_detail: set[int], names: _Names) -> Iterator[str]:
     for i, record in enumerate(report["documents"]):
         f1 = record.get("f1")
-        figure = f"F1 {_number(f1)}" if isinstance(f1, (int, float)) and record.get("counted") else _status(record)
+        figure = f"{names.headline} {_number(f1)}" if isinstance(f1, (int, float)) and record.get("counted") else _status(record)
         yield (f'<details class="doc" id="doc-{i}" data-i="{i}"><summary><span class="name">'
                f'{_esc(record["document"])}</span> <span class="figure">{_esc(figure)}</span></summary>'
-               f'<ul class="files">{_files(record)}</ul>')
+               f'<ul class="files">{_files(record, names)}</ul>')
         if i not in has_detail:
             why = ("not scored" if not record.get("counted") else
                    "no detail was recorded (score with --html, or html= in Python)")
@@ -216,6 +235,7 @@ def write_page(report, out: TextIO) -> None:
     from .. import __version__
 
     records = report["documents"]
+    names = _Names(report["metric"])
     title = f"{report['metric']} ({report.get('variant', '')})"
     counted = sum(1 for r in records if r.get("counted"))
     out.write('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
@@ -236,8 +256,9 @@ def write_page(report, out: TextIO) -> None:
         if report.get(key):
             out.write(f'<p class="described"><strong>{key}:</strong> {_esc(report[key])}</p>')
     out.write('</section><section id="summary" class="overview"><div><h2>Totals</h2>')
-    out.writelines(_totals(report))
-    out.write('</div><div><h2>F1 of the documents</h2>' + _histogram(records) + "</div></section>")
+    out.writelines(_totals(report, names))
+    out.write(f'</div><div><h2>{_esc(names.headline)} of the documents</h2>' + _histogram(records, names.headline)
+              + "</div></section>")
     unpaired = report.get("unpaired") or {}
     problems = [("errors", report.get("errors") or []), ("ground truth without a result", unpaired.get("gt") or []),
                 ("results without a ground truth", unpaired.get("result") or [])]
@@ -248,12 +269,12 @@ def write_page(report, out: TextIO) -> None:
             out.write("</ul></details>")
     out.write('<section id="documents"><h2>Documents</h2><p class="hint">Click a heading to sort; a name opens '
               "its section below.</p>")
-    out.writelines(_documents_table(records, _columns(records)))
+    out.writelines(_documents_table(records, _columns(records, names)))
     out.write("</section>")
     details = getattr(report, "details", None)
     with_detail = set(details.positions()) if details is not None else set()
     out.write('<section id="details"><h2>Each document</h2><div id="legend"></div>')
-    out.writelines(_sections(report, with_detail))
+    out.writelines(_sections(report, with_detail, names))
     out.write("</section>")
     kinds, boxes = set(), False
     for i in sorted(with_detail):  # one at a time: a corpus's details are not all held in memory
@@ -263,7 +284,7 @@ def write_page(report, out: TextIO) -> None:
             kinds.add(kind.group(1))
         boxes = boxes or _PAGES.search(text) is not None
         out.write(f'<script type="application/json" id="detail-{i}">{_json_in_script(text)}</script>\n')
-    meta = json.dumps({"metric": report["metric"], "kinds": sorted(kinds), "boxes": boxes})
+    meta = json.dumps({"metric": report["metric"], "kinds": sorted(kinds), "boxes": boxes, "names": names.names})
     out.write(f'<script type="application/json" id="report-meta">{_json_in_script(meta)}</script>')
     out.write(f"<script>{_asset('page.js')}</script></body></html>\n")
 

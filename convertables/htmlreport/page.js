@@ -23,6 +23,11 @@
     return String(v);
   }
 
+  // What the metric calls a figure by its key (teds: TEDS); others go by their keys.
+  function named(key) {
+    return (META.names && Object.prototype.hasOwnProperty.call(META.names, key)) ? META.names[key] : key;
+  }
+
   // -- sorting the documents' table ----------------------------------------------------------
 
   function sortable(table) {
@@ -227,7 +232,7 @@
     parts.push(names.join(" \u2194 "));
     Object.keys(s).forEach(function (name) {
       if (["gt_table", "result_table", "page", "counted"].indexOf(name) >= 0) return;
-      parts.push(name + " " + fmt(s[name], name));
+      parts.push(named(name) + " " + fmt(s[name], name));
     });
     if (pair.counted === false) parts.push("not counted");
     return parts.join(" \u00b7 ");
@@ -285,7 +290,7 @@
       if (keys.indexOf(k) < 0) keys.push(k);
     }); });
     var t = el("table", "scores"), head = t.createTHead().insertRow();
-    keys.forEach(function (k) { head.appendChild(el("th", null, k)); });
+    keys.forEach(function (k) { head.appendChild(el("th", null, named(k))); });
     var body = t.createTBody();
     pairs.forEach(function (p) {
       var row = body.insertRow();
@@ -385,11 +390,18 @@
     if (sketches) host.appendChild(sketches);
   }
 
-  function open(i) {
+  // The sticky legend's height, which a section scrolled to keeps clear of (CSS scroll-margin-top).
+  function legendClearance() {
+    var host = document.getElementById("legend");
+    if (host) document.documentElement.style.setProperty("--legend-height", host.offsetHeight + "px");
+  }
+
+  function open(i, scroll) {
     var d = document.getElementById("doc-" + i);
     if (!d) return;
     d.open = true;
     if (!d.dataset.drawn) draw(d);
+    if (scroll) d.scrollIntoView({ block: "start" });  // (after drawing: its title below the legend)
   }
 
   document.addEventListener("toggle", function (e) {
@@ -402,12 +414,14 @@
   });
   window.addEventListener("hashchange", function () {
     var m = /^#doc-(\d+)$/.exec(location.hash);
-    if (m) open(m[1]);
+    if (m) open(m[1], true);
   });
 
   Array.prototype.forEach.call(document.querySelectorAll("table.sortable"), sortable);
   legend();
+  legendClearance();
+  window.addEventListener("resize", legendClearance);
   var first = /^#doc-(\d+)$/.exec(location.hash);
-  if (first) open(first[1]);
+  if (first) open(first[1], true);
   document.body.dataset.ready = "1";
 })();

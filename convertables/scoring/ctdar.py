@@ -321,6 +321,7 @@ class CtdarMetric(Metric):
                choices=("greedy", "optimal")),
     )
     read_options = ReadOptions(extra={"keep_filler_cells": True})  # the official tool counts them
+    names = {"f1": "WAvg F1", "wavg_f1": "WAvg F1"}
 
     def __init__(self, track: str):
         self.track = track

@@ -71,6 +71,8 @@ class GritsMetric(TableSimilarityMetric):
     variants = ("pubtables1m",)
     settings = (IGNORE_PAGE, TRUE_IOU)
     scores = ("grits_con", "grits_top", "grits_loc", "acc_con")
+    headline = "grits_con"
+    names = {"grits_con": "GriTS_Con", "grits_top": "GriTS_Top", "grits_loc": "GriTS_Loc"}
 
     def describe(self, settings: ScoreSettings) -> dict:
         return {

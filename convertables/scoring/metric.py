@@ -57,6 +57,14 @@ class Metric:
     """The settings it takes besides :data:`COMMON_SETTINGS`."""
     read_options: ReadOptions | None = None
     """How its documents are read (None: as by default)."""
+    headline: str = "f1"
+    """The key of the figure a document is judged by (a record's ``f1`` holds it too)."""
+    names: dict[str, str] = {"f1": "F1"}
+    """What the reports call its figures, by key (others go by their keys)."""
+
+    def name_of(self, key: str) -> str:
+        """What the reports call the figure of that key."""
+        return self.names.get(key, key)
 
     # -- settings ----------------------------------------------------------------------------
 

@@ -106,7 +106,7 @@ class TableSimilarityMetric(Metric):
     # -- presenting --------------------------------------------------------------------------
 
     def summary(self, report: Mapping) -> Summary:
-        columns = [("document", "left"), ("tables", "right"), *((name, "right") for name in self.scores)]
+        columns = [("document", "left"), ("tables", "right"), *((self.name_of(name), "right") for name in self.scores)]
         def row(record: dict) -> list[str]:
             if not record.get("counted"):
                 return [record["document"], "error" if "error" in record else "skipped", *([""] * len(self.scores))]

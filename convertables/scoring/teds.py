@@ -261,6 +261,8 @@ class TedsMetric(TableSimilarityMetric):
     variants = ("pubtabnet",)
     settings = (IGNORE_PAGE, TH_TEXT, BODY_TABLE_ONLY)
     scores = ("teds", "teds_struct")
+    headline = "teds"
+    names = {"teds": "TEDS", "teds_struct": "TEDS-struct"}
 
     def score(self, gt, result, settings: ScoreSettings, unreadable: bool = False, gt_file=None):
         if settings.body_table_only:
@@ -322,7 +324,7 @@ class TedsMetric(TableSimilarityMetric):
         notes = detail["notes"]
         if uncompared_th:
             notes.append("the text of <th> cells is not compared, as PubTabNet's reference does not read it "
-                         "(--th-text compare compares it): a <th> cell kept as a <th> cell is A whatever their texts")
+                         "(--th-text compare compares it): a <th> cell mapped to a <th> cell is matched whole, whatever their texts")
         if undrawn:
             notes.append("a cell kept as one of the empty cells that TEDS's tree gives a slot no cell covers "
                          "has no partner drawn")
