@@ -57,6 +57,7 @@ FORMAT_MODULES = (
     "docling",
     "pubtabnet",
     "pubtabnet_html",
+    "pagexml",
 )
 """The modules of ``convertables.formats`` that declare a format, in the order
 their sniffers are asked (a dotted name is a module elsewhere)."""
