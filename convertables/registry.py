@@ -58,6 +58,7 @@ FORMAT_MODULES = (
     "pubtabnet",
     "pubtabnet_html",
     "pagexml",
+    "scitsr",
 )
 """The modules of ``convertables.formats`` that declare a format, in the order
 their sniffers are asked (a dotted name is a module elsewhere)."""
