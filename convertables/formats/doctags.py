@@ -300,6 +300,8 @@ def _otsl(table: Table, diagnostics: Diagnostics, counts: dict[str, int]) -> str
                 if _TAG.search(text):
                     counts["tagged"] += 1
                 kind = "fcel" if not cell.header else ("rhed" if reach.get(r0, -1) > c1 else "ched")
+                if cell.bbox is not None and cell.bbox.frame is not Frame.PAGE:
+                    counts["foreign"] += 1
                 parts.append(f"<{kind}>{_locs(cell.bbox)}{text}")
             elif y != r0 and c1 == c0:
                 parts.append("<ucel>")
