@@ -108,9 +108,6 @@ class _Reader:
         self.ragged: list[int] = []
         self.unclosed = 0
 
-    def line_of(self, offset: int) -> int:
-        return self.text.count("\n", 0, offset) + 1
-
     def table(self, tags: list[re.Match], start: int, end: int, index: int, page: int) -> Table:
         """The table whose tags are ``tags[start:end]`` (after ``<otsl>``, before ``</otsl>``)."""
         text = self.text
