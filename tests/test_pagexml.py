@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from convertables import read
@@ -48,8 +50,8 @@ SAMPLE_ROWS = [
     ('58-60', 'Origineele missive van den gouverneur R. Tulbagh bene¬\nvens den raad aan de vergadering van 17en in '
               'dato 16\nJanuary 1764.'),
     ('', 'Per de engelsche scheepen the Plassey en the Harl\nof Asburnham.'),
-    ('61-62', 'Dito dito aan de vergadering van 17en in dato 11 Febru¬\nary 1764.\nPer de schepen de Geertruyda, Burg, '
-              'Bleyswijk, Blij-\ndorp en Oosthuysen.'),
+    ('61-62', 'Dito dito aan de vergadering van 17en in dato 11 Febru¬\nary 1764.\nPer de schepen de Geertruyda, '
+              'Burg, Bleyswijk, Blij-\ndorp en Oosthuysen.'),
     ('63-65', 'Register der papieren.'),
 ]
 
@@ -139,3 +141,21 @@ def test_the_command_converts_checks_and_scores_page_xml(tmp_path):
     scored = runner.invoke(app, ["score", "--gt", str(ROOT / "samples" / "icdar" / "sample-str.xml"),
                                  "--result", str(page), "--format", "json"])
     assert json.loads(scored.stdout)["total"]["f1"] == 1.0
+
+
+_TEXT = st.text(st.characters(blacklist_categories=("Cs", "Cc")) | st.sampled_from("\n\t "), max_size=12)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 20), st.integers(0, 20), st.integers(1, 3), st.integers(1, 3), _TEXT,
+                          st.integers(0, 5000), st.integers(0, 5000)), max_size=12))
+def test_any_cells_read_back_as_written(raw):
+    cells = [Cell(r, c, r + h - 1, c + w - 1, text, bbox=BBox(x, y, x + 10.5, y + 7, Frame.IMAGE))
+             for r, c, h, w, text, x, y in raw]
+    doc = Document("scan.png", [Table(0, [Region(0, 1, BBox(0, 0, 6000, 6000, Frame.IMAGE), cells=cells)])],
+                   [Page(1, 6000, 6000, Frame.IMAGE)])
+    back = pagexml.read(pagexml.write(doc, Diagnostics()), Diagnostics())
+    # a blank text reads back empty (PAGE has no line for it); any other exactly, line breaks included
+    got = [(c.start_row, c.start_col, c.end_row, c.end_col, c.content, c.bbox[:4]) for c in back.tables[0].cells()]
+    assert got == [(c.start_row, c.start_col, c.end_row, c.end_col, c.content if c.content.strip() else "",
+                    c.bbox[:4]) for c in cells]
