@@ -31,7 +31,9 @@ it so); ``ecel`` cells are blank. Span tokens no cell reaches are reported
 cell; any other tag inside a cell's text is kept as text. A table whose
 ``</otsl>`` is missing (a model's output cut short) is read to the end of the
 file (``doctags-unclosed``). Charts' data (bare OTSL tokens inside a
-``<chart>`` or ``<picture>``) are not tables of the page and are not read.
+``<chart>`` or ``<picture>``) are not tables of the page and are not read. A
+file that is a bare OTSL sequence (``<fcel>..<nl>..`` without ``<otsl>``: a
+dataset's ``otsl`` field written out) is one table on page 1.
 
 Writing: a ``<doctag>`` of the tables, in page order, with ``<page_break>``
 between pages (one per page passed, so that page numbers read back), each an
@@ -108,14 +110,15 @@ class _Reader:
         self.ragged: list[int] = []
         self.unclosed = 0
 
-    def table(self, tags: list[re.Match], start: int, end: int, index: int, page: int) -> Table:
-        """The table whose tags are ``tags[start:end]`` (after ``<otsl>``, before ``</otsl>``)."""
+    def table(self, tags: list[re.Match], start: int, end: int, index: int, page: int, bare: bool = False) -> Table:
+        """The table whose tags are ``tags[start:end]`` (after ``<otsl>``, before
+        ``</otsl>``; ``bare``: the whole text, an OTSL sequence without them)."""
         text = self.text
         rows: list[list[_Slot]] = [[]]
         table_locs: list[int] = []
         current: _Slot | None = None
         skipping: str | None = None
-        position = tags[start - 1].end()
+        position = 0 if bare else tags[start - 1].end()
         for k in range(start, end):
             match = tags[k]
             between = text[position:match.start()]
@@ -205,7 +208,12 @@ class _Reader:
                 k = end
             k += 1
         if not seen_doctags and not doc.tables:
-            raise self.diagnostics.fail("doctags-invalid", "no <doctag> and no <otsl> table: not DocTags")
+            first = tags[0] if tags else None
+            if first is None or first.start() != len(self.text) - len(self.text.lstrip()) or first.group(1) or \
+                    first.group(2) not in _STARTS | _SPANS | {"nl"}:
+                raise self.diagnostics.fail("doctags-invalid", "no <doctag> and no <otsl> table: not DocTags")
+            # a bare OTSL sequence (a dataset's otsl field written out): one table, the whole text
+            doc.tables.append(self.table(tags, 0, len(tags), 0, 1, bare=True))
         if self.stray_spans:
             self.diagnostics.warning("doctags-span", f"{self.stray_spans} lcel/ucel/xcel token(s) that no cell to "
                                                      "their left or above spans to: left as holes")
@@ -343,12 +351,15 @@ def write(doc: Document, diagnostics: Diagnostics, options: WriteOptions = Write
 # -- the format ------------------------------------------------------------------------------
 
 _OTSL_TABLE = re.compile(rb"<otsl>.*?<(?:fcel|ecel|ched|rhed|srow|nl)>", re.S)
+_BARE = re.compile(rb"<(?:fcel|ecel|ched|rhed|srow)>[^<]*(?:<(?:fcel|ecel|ched|rhed|srow|lcel|ucel|xcel)>[^<]*)*<nl>")
 
 
 def sniff(head: bytes) -> bool:
-    """Text that starts with ``<doctag>`` or ``<otsl>``, or holds an ``<otsl>`` table."""
+    """Text that starts with ``<doctag>`` or ``<otsl>``, or with a row of OTSL
+    tokens ended by ``<nl>``, or that holds an ``<otsl>`` table."""
     start = (head[3:] if head.startswith(b"\xef\xbb\xbf") else head).lstrip()
-    return start.startswith((b"<doctag>", b"<otsl>")) or _OTSL_TABLE.search(head) is not None
+    return (start.startswith((b"<doctag>", b"<otsl>")) or _BARE.match(start) is not None
+            or _OTSL_TABLE.search(head) is not None)
 
 
 FORMAT = Format("doctags", "DocTags with OTSL tables (docling, SmolDocling, docling-eval)", (".doctags",), sniff,
