@@ -67,14 +67,13 @@ _LOC = re.compile(r"loc_(\d{1,6})\Z")
 
 
 class _Slot:
-    """One token of the grid: its kind, and for a cell start its text and box."""
+    """One token of the grid: its kind, and for a cell start its text and locations."""
 
-    __slots__ = ("kind", "text", "box", "locs")
+    __slots__ = ("kind", "text", "locs")
 
     def __init__(self, kind: str):
         self.kind = kind
         self.text: list[str] = []
-        self.box: BBox | None = None
         self.locs: list[int] = []
 
 
@@ -132,7 +131,7 @@ class _Reader:
                 current.text.append(between)
             loc = _LOC.match(name) if not closing else None
             if loc is not None:
-                if current is None and not any(rows[0]) and len(rows) == 1:
+                if current is None and len(rows) == 1 and not rows[0]:  # the table's own, before its first slot
                     table_locs.append(int(loc.group(1)))
                 elif current is not None and not current.text and len(current.locs) < 4:
                     current.locs.append(int(loc.group(1)))

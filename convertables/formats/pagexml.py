@@ -6,8 +6,8 @@ Read::
     PcGts/Page[@imageWidth,@imageHeight]/TableRegion/(Coords[@points],
         TableCell[@row,@col,@rowSpan,@colSpan]/(Coords, TextLine/TextEquiv/Unicode, TextEquiv/Unicode))
 
-in the 2013-07-15 and 2019-07-15 namespaces (any namespace is read; another is
-reported). The 2019 schema's own cells, ``TextRegion`` children of the table
+in the 2013-07-15 and 2019-07-15 namespaces (and 2010-03-19's; any other, or
+none, is read by element names and reported). The 2019 schema's own cells, ``TextRegion`` children of the table
 with ``Roles/TableCellRole[@rowIndex,@columnIndex,@rowSpan,@colSpan,@header]``,
 are read too. Each ``TableRegion`` is a table of one region on the page of its
 ``Page`` (counted from 1); its outline and its cells' are their ``Coords``
@@ -171,8 +171,9 @@ class _Reader:
                                         line=root.sourceline)
         namespace = etree.QName(root).namespace
         if namespace not in _KNOWN:
-            self.diagnostics.warning("pagexml-namespace", f"namespace {namespace!r} is not PAGE's 2013 or 2019 one: "
-                                                          "read as PAGE all the same", line=root.sourceline)
+            named = "no namespace" if namespace is None else f"namespace {namespace!r}"
+            self.diagnostics.warning("pagexml-namespace", f"{named}, not PAGE's (2013 or 2019): read as PAGE all the "
+                                                          "same", line=root.sourceline)
         doc = Document()
         for number, page_el in enumerate(_children(root, "Page"), start=1):
             sizes = []
