@@ -125,8 +125,13 @@ def test_the_command_converts_checks_and_scores_page_xml(tmp_path):
         (r, c, text) for r, row in enumerate(SAMPLE_ROWS) for c, text in enumerate(row) if text)
     checked = runner.invoke(app, ["check", str(sample)])
     assert checked.exit_code == 0 and "empty-content" in checked.output, checked.output
-    for metric, key in (("structure", "f1"), ("teds", "teds"), ("grits", "grits_con")):
-        scored = runner.invoke(app, ["score", "--gt", str(out), "--result", str(sample), "--metric", metric,
+    # scored against its own conversions: ICDAR 2013 (whose boxes say no frame) and the canonical JSON
+    # (which keeps the image pixels, so that GriTS_Loc compares boxes)
+    kept = tmp_path / "example.json"
+    assert runner.invoke(app, ["convert", str(sample), "--to", "json", "-o", str(kept)]).exit_code == 0
+    for gt, metric, key in ((out, "structure", "f1"), (out, "teds", "teds"), (kept, "grits", "grits_con"),
+                            (kept, "grits", "grits_loc")):
+        scored = runner.invoke(app, ["score", "--gt", str(gt), "--result", str(sample), "--metric", metric,
                                      "--format", "json"])
         assert scored.exit_code == 0, scored.output
         assert json.loads(scored.stdout)["total"][key] == 1.0
