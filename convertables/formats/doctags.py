@@ -3,7 +3,8 @@ SmolDocling/GraniteDocling and docling-eval's OTSL datasets write; read and writ
 
 DocTags is a tagged text, not XML: ``<doctag>`` holds the page's items in
 reading order, each ``<tag><loc_x0><loc_y0><loc_x1><loc_y1>text</tag>``, and
-``<page_break>`` separates pages. Locations are on a 500 x 500 grid over the
+``<page_break>`` separates pages (as does a second ``<doctag>``: pages' outputs
+one after another). Locations are on a 500 x 500 grid over the
 page, origin top-left: ``loc_N`` is the fraction N / 500 of the page's width or
 height (the ``page`` frame). A table is an ``<otsl>`` element: its location,
 then its grid row by row in OTSL tokens, each row ended by ``<nl>``:
@@ -196,6 +197,8 @@ class _Reader:
             if not closing and name == "page_break":
                 page += 1
             elif not closing and name == "doctag":
+                if seen_doctags:  # pages' DocTags one after another (a model's output page by page)
+                    page += 1
                 seen_doctags = True
             elif not closing and name == "otsl":
                 end = k + 1
