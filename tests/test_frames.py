@@ -157,6 +157,12 @@ _NATIVE_EXAMPLES = {
                             / "input.xml").read_bytes(),
     "pubtabnet": lambda: (ROOT / "tests" / "cases" / "pubtabnet" / "thead-spans-inline-tags" / "input.jsonl")
     .read_bytes(),
+    "pagexml": lambda: (ROOT / "tests" / "cases" / "pagexml" / "transkribus-2013-spans-and-text" / "input.xml")
+    .read_bytes(),
+    "doctags": lambda: (ROOT / "tests" / "cases" / "doctags" / "smoldocling-page-spans-and-cell-locations"
+                        / "input.doctags").read_bytes(),
+    "wtw": lambda: (ROOT / "tests" / "cases" / "wtw" / "two-tables-quadrilaterals-and-spans" / "input.xml")
+    .read_bytes(),
 }
 
 
