@@ -1,4 +1,4 @@
-"""The command line: parse options, call the library, report (STYLE.md, principle 6).
+"""The command line: parse options, call the library, report; the work is the library's.
 
 Exit codes, one meaning for every command (README, "Exit codes"):
 
@@ -11,7 +11,7 @@ Exit codes, one meaning for every command (README, "Exit codes"):
 """
 
 # (No `from __future__ import annotations`: Typer would then evaluate every
-# command's annotations from strings at each start, ~10 ms.)
+# command's annotations from strings at each start.)
 
 import inspect
 import json
@@ -32,7 +32,7 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 # The commands are declared on `commands`, the root's options on `app`. Typer
 # builds the click object of every command it knows at each start (reading each
-# function's signature and annotations: ~20 ms, a fifth of a small conversion);
+# function's signature and annotations, a large part of a small conversion);
 # the root group below builds only the command that is run (every one for --help).
 commands = typer.Typer()
 
@@ -631,9 +631,9 @@ def main() -> None:
 
     # A command builds hundreds of thousands of small objects that form no cycles
     # (cells, boxes); a larger first generation spares the collector re-scanning
-    # them every 700 allocations (HTML with 168,000 cells: -18%; 1,000,000 rather
-    # than 100,000: -1 to -2% more). Only cyclic garbage waits for a collection, and
-    # the readers and the scorer make none; acyclic objects go as soon as unused.
+    # them every 700 allocations (benchmarks/RESULTS.md). Only cyclic garbage waits
+    # for a collection, and the readers and the scorer make none; acyclic objects go
+    # as soon as unused.
     gc.set_threshold(1_000_000, 50, 100)
     try:
         app()

@@ -1,4 +1,4 @@
-"""The format registry: one line per format (STYLE.md, principles 2, 3 and 11).
+"""The format registry: one declaration per format, and detection.
 
 Each format is one :class:`Format`: its name, file suffixes, how to recognise
 its content, what it holds, its native coordinate frame, the settings its reader

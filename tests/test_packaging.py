@@ -1,4 +1,4 @@
-"""Packaging (issue 24): the licence, the metadata, the changelog, and an sdist that carries what
+"""Packaging: the licence, the metadata, the changelog, and an sdist that carries what
 README's first command and the tests need (samples/, docs/, ...)."""
 
 from __future__ import annotations
