@@ -179,10 +179,16 @@ def test_binary_output_to_standard_output_when_asked_and_one_file_in_a_folder_sa
     assert result.exit_code == 0 and result.output == "" and (tmp_path / "out" / "sample-str.json").exists()
 
 
-def test_the_scoring_package_s_old_name_and_its_report_as_a_dict():
+def test_a_score_report_is_a_dict_and_settings_compare_by_value():
+    import importlib
     import json as json_module
 
-    from convertables.score import ScoreSettings, score_paths  # (the package's name before scoring/)
+    import convertables
+    from convertables.scoring import ScoreSettings, score_paths
+
+    assert convertables.score.__module__ == "convertables.api"  # (a function; the scorer is convertables.scoring)
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module("convertables.score")
 
     report = score_paths(SAMPLES / "icdar", SAMPLES / "icdar", ScoreSettings())
     assert isinstance(report, dict) and json_module.loads(json_module.dumps(report)) == report.to_dict()
