@@ -68,12 +68,12 @@ def test_the_plugin_is_in_every_help_and_in_the_cli_reference(installed: Path):
     assert "--strip" in convert_help and "pipes" in convert_help
     score_help = _run(installed, "score", "--help").stdout
     assert "cell-texts" in score_help
-    reference = subprocess.run([sys.executable, "-m", "convertables.cli_reference"], capture_output=True, text=True,
+    reference = subprocess.run([sys.executable, str(ROOT / "tools" / "cli_reference.py")], capture_output=True, text=True,
                                env={**os.environ, "PYTHONPATH": os.pathsep.join([str(installed), str(ROOT)])},
                                timeout=120)
     assert reference.returncode == 0, reference.stderr
     assert "`--strip`" in reference.stdout and "cell-texts" in reference.stdout
-    without = subprocess.run([sys.executable, "-m", "convertables.cli_reference"], capture_output=True, text=True,
+    without = subprocess.run([sys.executable, str(ROOT / "tools" / "cli_reference.py")], capture_output=True, text=True,
                              timeout=120)
     assert "`--strip`" not in without.stdout  # (the package's own reference names no plugin)
 
