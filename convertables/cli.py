@@ -171,7 +171,7 @@ def _convert(
     """One conversion command: the fixed options, and ``settings``, the formats'
     own options by name (the library gives each to the reader or writer that declares it)."""
     from .api import convert as convert_files
-    from .reports import Streams, reporter
+    from .reporters import Streams, reporter
 
     streams = Streams(verbose=verbose, quiet=quiet)
     progress = {"done": 0, "total": 0, "bar": None}
@@ -403,7 +403,7 @@ def check(
         convertables check gt/ --pdf-dir pdf/ --format github
     """
     from .api import check as check_files
-    from .reports import Streams, reporter
+    from .reporters import Streams, reporter
 
     try:
         chosen = reporter(report, "check")
@@ -461,7 +461,7 @@ def _score_command(
         convertables score --gt /data/gt --result /data/res --executor dask --scheduler tcp://10.0.0.5:8786
     """
     from .api import score as score_files
-    from .reports import Streams, reporter
+    from .reporters import Streams, reporter
     from .scoring import default_jobs
     from .scoring.report import write_csv_file
 
