@@ -76,8 +76,9 @@ def entry_points(group: str) -> list[EntryPoint]:
 
 
 def version_of(distribution: str) -> str | None:
-    """The version of an installed distribution, from its metadata folder's name
-    (``convertables-0.1.0.dist-info``) on ``sys.path``; None where none says one."""
+    """The version of an installed distribution, from the first metadata folder
+    on ``sys.path`` whose name says one (``convertables-0.1.0.dist-info``; an
+    ``.egg-info`` of a source checkout says none); None where none does."""
     wanted = _normalised(distribution)
     for folder in sys.path:
         try:
@@ -86,9 +87,8 @@ def version_of(distribution: str) -> str | None:
             continue
         for name in sorted(names):
             match = _METADATA_FOLDER.match(name)
-            if match and _normalised(match.group("name")) == wanted:
-                version = match.group("version")
-                return version[1:] if version else None
+            if match and match.group("version") and _normalised(match.group("name")) == wanted:
+                return match.group("version")[1:]
     return None
 
 

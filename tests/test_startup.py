@@ -94,3 +94,15 @@ def test_the_startup_benchmark_prints_every_command_beside_the_baselines():
                           "convertables --help", "convertables formats"]
     assert "convertables score --help" in labels and "convertables merge-reports --help" in labels
     assert ran.stdout.splitlines()[-1].startswith("best of 1 runs each; ")
+
+
+def test_the_version_is_the_installed_distribution_s_without_importlib_metadata():
+    from importlib.metadata import version
+
+    from convertables.plugins import version_of
+
+    assert version_of("convertables") == version("convertables")
+    ran = subprocess.run([sys.executable, "-c", "import sys, convertables; print(convertables.__version__); "
+                          "print('importlib.metadata' in sys.modules)"], capture_output=True, text=True,
+                         cwd=ROOT, timeout=60)
+    assert ran.stdout.split() == [version("convertables"), "False"]
