@@ -13,8 +13,11 @@ from typer.testing import CliRunner
 
 from convertables import registry
 from convertables.cli import app
-from convertables.cli_reference import _root_and_commands
 from tests.test_html_report import browser, quiet_console, show  # noqa: F401 (a fixture)
+
+from conftest import ROOT, load_script
+
+_root_and_commands = load_script(ROOT / "tools" / "cli_reference.py")._root_and_commands
 
 runner = CliRunner()
 WIDE = {"COLUMNS": "3000"}  # (nothing wrapped: each help text on one line of the screen)

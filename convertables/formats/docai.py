@@ -55,7 +55,7 @@ from ..diagnostics import Diagnostics
 from ..jsonsafe import integer, number, parse_json
 from ..model import BBox, Cell, Document, Frame, Page, Region, Table
 from ..options import ReadOptions
-from ..registry import Format
+from .declarations import DECLARED
 
 MAX_COLSPAN = 1000
 """A wider ``colSpan`` is clipped (HTML's cap)."""
@@ -397,7 +397,4 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
     return doc
 
 
-FORMAT = Format(
-    "docai", "Google Document AI Document JSON", (".json",), sniff, ("structure",), read, None,
-    native_frame="page", extracted_by="Google Document AI",
-)
+FORMAT = DECLARED["docai"]

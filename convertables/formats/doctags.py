@@ -52,7 +52,7 @@ from ..diagnostics import Diagnostics
 from ..geometry import envelope
 from ..model import BBox, Cell, Document, Frame, Page, Region, Table
 from ..options import ReadOptions, WriteOptions
-from ..registry import Format
+from .declarations import DECLARED
 
 GRID = 500
 """DocTags' location grid: ``loc_N`` is N / GRID of the page (docling's default ``xsize``/``ysize``)."""
@@ -364,5 +364,4 @@ def sniff(head: bytes) -> bool:
             or _OTSL_TABLE.search(head) is not None)
 
 
-FORMAT = Format("doctags", "DocTags with OTSL tables (docling, SmolDocling, docling-eval)", (".doctags",), sniff,
-                ("structure",), read, write, native_frame="page")
+FORMAT = DECLARED["doctags"]

@@ -39,7 +39,7 @@ from ..geometry import coordinate_text, envelope, foreign_frame_note, outline_po
 from ..grid import NUMBER_LIMIT, non_negative_int
 from ..model import BBox, Cell, Document, Frame, Page, Region, Table
 from ..options import ReadOptions, WriteOptions
-from ..registry import Format
+from .declarations import DECLARED
 from ..sniffing import xml_root
 from ..xmlsafe import local_name, parse_xml, xml_text
 
@@ -304,5 +304,4 @@ def sniff(head: bytes) -> bool:
     return xml_root(head) == "PcGts"
 
 
-FORMAT = Format("pagexml", "PAGE XML tables (Transkribus, archival table datasets)", (".xml",), sniff,
-                ("region", "structure"), read, write, native_frame="image")
+FORMAT = DECLARED["pagexml"]

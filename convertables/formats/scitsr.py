@@ -29,7 +29,7 @@ from ..grid import NUMBER_LIMIT
 from ..jsonsafe import integer, parse_json
 from ..model import Cell, Document, Region, Table
 from ..options import ReadOptions, WriteOptions
-from ..registry import Format
+from .declarations import DECLARED
 
 _INDICES = ("start_row", "end_row", "start_col", "end_col")
 
@@ -117,4 +117,4 @@ def sniff(head: bytes) -> bool:
             and _END_COL.search(start) is not None)
 
 
-FORMAT = Format("scitsr", "SciTSR structure JSON, one table a file", (".json",), sniff, ("structure",), read, write)
+FORMAT = DECLARED["scitsr"]

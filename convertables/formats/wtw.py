@@ -28,7 +28,7 @@ from ..geometry import envelope, polygon_envelope
 from ..grid import NUMBER_LIMIT, non_negative_int
 from ..model import BBox, Cell, Document, Frame, Page, Region, Table
 from ..options import ReadOptions
-from ..registry import Format
+from .declarations import DECLARED
 from ..sniffing import xml_root
 from ..xmlsafe import local_name, parse_xml
 
@@ -139,5 +139,4 @@ def sniff(head: bytes) -> bool:
     return xml_root(head) == "annotation" and (b"<startrow>" in head or b"<tableid>" in head)
 
 
-FORMAT = Format("wtw", "WTW table annotations (PASCAL VOC-like XML, photographed tables)", (".xml",), sniff,
-                ("structure",), read, None, native_frame="image")
+FORMAT = DECLARED["wtw"]

@@ -37,10 +37,11 @@ from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostics, InputError
+from ..export_names import camelot_page
 from ..grid import drop_pandas_default_labels, overlapping_cells
 from ..model import Cell, Document, Region, Table
-from ..options import PAGE, PANDAS_LABELS, Option, ReadOptions, WriteOptions
-from ..registry import Format
+from ..options import ReadOptions, WriteOptions
+from .declarations import DECLARED
 from ..xmlsafe import parse_xml, xml_text
 from .xlsx_workbook import (FORMULA_WITHOUT_VALUE, MAX_MERGED_CELLS, _column_number, _entries, formula_cells, _EntitiesDeclared, _read_sheets_quickly,
                             _Sheet, _TooManyMerged)
@@ -68,7 +69,6 @@ def _area(ref: str) -> int:
     return (abs(c1 - c0) + 1) * (abs(r1 - r0) + 1)
 
 
-_PANDAS_SHEET = re.compile(r"^page-(\d+)-table-\d+$", re.I)
 _PAGE_SHEET = re.compile(r"^page[ _-]?(\d+)$", re.I)  # "Page 3", as this module writes
 
 
@@ -180,13 +180,16 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
         if sheet.hidden_rows or sheet.hidden_cols:
             diagnostics.info("xlsx-hidden", f"sheet {sheet.title!r}: {sheet.hidden_rows} hidden row(s) and "
                                             f"{sheet.hidden_cols} hidden column(s) are kept")
-        name_match = _PANDAS_SHEET.match(sheet.title)
-        page_match = name_match or _PAGE_SHEET.match(sheet.title)
-        page = int(page_match.group(1)) if page_match else (options.page or 1) + position
+        camelot = camelot_page(sheet.title, sheet=True)
+        page_match = _PAGE_SHEET.match(sheet.title)
+        if camelot is not None:
+            page = camelot
+        else:
+            page = int(page_match.group(1)) if page_match else (options.page or 1) + position
         for cells in _tables(sheet.entries, split):
             if not cells:
                 continue
-            if name_match and not keep_labels:
+            if camelot is not None and not keep_labels:
                 dropped = drop_pandas_default_labels(cells)
                 if dropped is not None:
                     cells = dropped
@@ -382,14 +385,4 @@ def sniff(head: bytes) -> bool:
     return head.startswith(b"PK\x03\x04")
 
 
-FORMAT = Format(
-    "xlsx", "Excel workbooks (also Nitro 'To Excel' and pandas exports)", (".xlsx", ".xlsm"), sniff, ("structure",),
-    read, write,
-    options=(
-        Option("split_blank_rows", "--split-blank-rows", bool,
-               "Excel input: split a sheet into tables at empty rows.", False),
-        PANDAS_LABELS,
-        PAGE,
-    ),
-    binary=True,
-)
+FORMAT = DECLARED["xlsx"]

@@ -64,16 +64,16 @@ class CheckReport:
     findings: list[Diagnostic] = field(default_factory=list)
 
     @property
-    def errors(self) -> int:
+    def error_count(self) -> int:
         return sum(1 for d in self.findings if d.severity is Severity.ERROR)
 
     @property
-    def warnings(self) -> int:
+    def warning_count(self) -> int:
         return sum(1 for d in self.findings if d.severity is Severity.WARNING)
 
     def ok(self, strict: bool = False) -> bool:
         """No error (and with ``strict`` no warning either)."""
-        return not self.errors and not (strict and self.warnings)
+        return not self.error_count and not (strict and self.warning_count)
 
     def to_dict(self) -> dict:
         return {"findings": [d.as_dict() for d in self.findings], "counts": _counts(self.findings)}
@@ -87,7 +87,7 @@ def _check_summary(report: CheckReport, streams: Streams) -> str:
     findings counted by code, errors' codes first, the commonest first in each."""
     files = len({d.file for d in report.findings})
     infos = sum(1 for d in report.findings if d.severity is Severity.INFO)
-    line = f"{report.errors} error(s), {report.warnings} warning(s)"
+    line = f"{report.error_count} error(s), {report.warning_count} warning(s)"
     if infos:
         line += f", {infos} info(s)" + ("" if streams.verbose else " (-v shows them)")
     by_code = Counter((d.severity, d.code) for d in report.findings)
