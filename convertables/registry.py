@@ -57,6 +57,8 @@ FORMAT_MODULES = (
     "docling",
     "pubtabnet",
     "pubtabnet_html",
+    "mineru",
+    "unstructured",
 )
 """The modules of ``convertables.formats`` that declare a format, in the order
 their sniffers are asked (a dotted name is a module elsewhere)."""

@@ -1,0 +1,143 @@
+"""What the readers of document parsers' JSON outputs share (MinerU, Marker,
+Unstructured, PaddleOCR, LlamaParse, Upstage): their tables come as HTML
+strings or cell lists inside a JSON walk of their own.
+
+* :func:`html_tables` reads a table's HTML string with the one HTML table
+  model, so that every format's HTML is read alike (spans, header cells,
+  cells written outside a row, inline markup kept for TEDS).
+* :class:`Findings` counts a walk's findings by kind and says each once: a
+  hostile file may hold a million bad items, which must not give a million
+  diagnostics.
+* :func:`short` shows a JSON value in a message, cut short.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import replace
+
+from . import registry
+from .diagnostics import Diagnostics, InputError
+from .geometry import polygon_envelope
+from .jsonsafe import number
+from .model import BBox, Cell, Frame, Region, Table
+from .options import ReadOptions
+
+MAX_HTML_CHARS = 16 << 20
+"""The longest HTML string of one table read (a longer one is left out, ``parser-too-large``)."""
+
+
+def html_tables(text: str, diagnostics: Diagnostics, where: str) -> list[tuple[list[Cell], tuple | None]]:
+    """The tables of one HTML string, in document order (a nested table is a
+    table of its own): each table's cells and its HTML skeleton (for TEDS).
+    Findings of the HTML model are said of ``where`` (the item the string came
+    from), without the HTML's own lines, which are not the file's."""
+    if len(text) > MAX_HTML_CHARS:
+        diagnostics.error("parser-too-large", f"{where}: an HTML string of {len(text):,} characters, more than the "
+                                              f"{MAX_HTML_CHARS:,} read: the table is left out")
+        return []
+    if not text.strip():
+        return []
+    own = Diagnostics(diagnostics.file)
+    try:
+        # The HTML format's reader is the HTML table model; it is asked for by name
+        # through the registry (a format module never imports another).
+        doc = registry.get("html").reader()(text.encode("utf-8"), own, ReadOptions())
+    except InputError as exc:
+        diagnostics.error(exc.diagnostic.code, f"{where}: {exc.diagnostic.message}: the table is left out")
+        return []
+    diagnostics.items.extend(replace(d, line=None, column=None, message=f"{where}: {d.message}") for d in own.items)
+    return [(table.regions[0].cells if table.regions else [], table.html_structure) for table in doc.tables]
+
+
+def one_table(text: str, diagnostics: Diagnostics, where: str, table_id: int, page: int, bbox=None) -> list[Table]:
+    """The tables of one item's HTML string as tables of the document, from
+    ``table_id`` on, on ``page``; the item's box is the region's of the first
+    (a second table in one string is a nested one: no box of its own)."""
+    tables = []
+    for k, (cells, structure) in enumerate(html_tables(text, diagnostics, where)):
+        tables.append(Table(table_id + k, [Region(0, page, bbox if k == 0 else None, cells=cells)], structure))
+    return tables
+
+
+_TAG = re.compile(r"<[^<>]*>")
+_SPACES = re.compile(r"\s+")
+
+
+def markup_text(value: str) -> str:
+    """The text of a caption written as HTML or Markdown-with-tags (Marker's
+    ``<p>...</p>``): tags dropped, entities resolved, whitespace collapsed."""
+    return _SPACES.sub(" ", html.unescape(_TAG.sub(" ", value))).strip()
+
+
+class Findings:
+    """Warnings and errors counted by kind and said once each at the end."""
+
+    def __init__(self):
+        self.seen: dict[tuple[str, str, bool], list] = {}
+
+    def add(self, code: str, kind: str, example: str, error: bool = False) -> None:
+        entry = self.seen.get((code, kind, error))
+        if entry is None:
+            self.seen[(code, kind, error)] = [1, example]
+        else:
+            entry[0] += 1
+
+    def report(self, diagnostics: Diagnostics) -> None:
+        for (code, kind, error), (count, example) in self.seen.items():
+            times = f"{count} times; first: " if count > 1 else ""
+            (diagnostics.error if error else diagnostics.warning)(code, f"{kind} ({times}{example})")
+
+
+def short(value) -> str:
+    """A JSON value as Python writes it (``'1'`` a string, ``1`` a number), cut short."""
+    if type(value) in (list, dict):
+        return f"a JSON {'list' if type(value) is list else 'object'}"
+    text = repr(value[:60] if type(value) is str else value)
+    return text if len(text) <= 48 else text[:45] + "..."
+
+
+def corner_box(value, scale: float, frame: Frame, findings: Findings, where: str) -> BBox | None:
+    """``[x0, y0, x1, y1]`` (each divided by ``scale``) as a box in ``frame``, or
+    None (a finding) where it is not four finite numbers. Swapped corners are
+    put in order, with a ``box-inverted`` warning."""
+    if value is None:
+        return None
+    found = [number(v) for v in value] if type(value) is list and len(value) == 4 else None
+    if found is None or None in found:
+        findings.add("parser-bad-value", "a box that is not four numbers: no box", f"{short(value)} in {where}",
+                     error=True)
+        return None
+    x0, y0, x1, y1 = (v / scale for v in found)
+    if x0 > x1 or y0 > y1:
+        findings.add("box-inverted", "a box whose corners are swapped: read in order", where)
+    return BBox(min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1), frame)
+
+
+def point_box(value, scale: float, frame: Frame, findings: Findings, where: str) -> BBox | None:
+    """A polygon (``[[x, y], ...]`` or ``[{"x": x, "y": y}, ...]``, each divided
+    by ``scale``) as its enclosing box in ``frame``, the polygon kept; None (a
+    finding) where it is not points of finite numbers."""
+    if value is None:
+        return None
+    points = []
+    if type(value) is list and 0 < len(value) <= 64:
+        for point in value:
+            if type(point) is list and len(point) == 2:
+                x, y = number(point[0]), number(point[1])
+            elif type(point) is dict:
+                x, y = number(point.get("x")), number(point.get("y"))
+            else:
+                x = y = None
+            if x is None or y is None:
+                points = None
+                break
+            points.append((x / scale, y / scale))
+    else:
+        points = None
+    if not points:
+        findings.add("parser-bad-value", "coordinates that are not a list of points: no box",
+                     f"{short(value)} in {where}", error=True)
+        return None
+    return polygon_envelope(points, frame)

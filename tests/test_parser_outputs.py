@@ -1,0 +1,256 @@
+"""Document parsers' JSON outputs (MinerU, Unstructured, Marker, PaddleOCR,
+Upstage, LlamaParse): sniffing without stealing other JSON formats' files, the
+command line (convert, score, check), boxes in their frames, and hostile
+values. The readers' cell-by-cell cases are in tests/cases/<format>/."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from convertables import registry
+from convertables.cli import app
+from convertables.diagnostics import Diagnostics, InputError
+from convertables.files import read_document
+from convertables.model import Frame
+from tests.conftest import CASES, ROOT
+
+runner = CliRunner()
+
+PARSER_FORMATS = ("mineru", "unstructured")
+OTHER_JSON = ("textract", "azure", "docai", "docling", "pubtabnet-html", "json")
+
+
+def _inputs(name: str) -> list[Path]:
+    return sorted(p for case in (CASES / name).iterdir() if case.is_dir()
+                  for p in case.iterdir() if p.name.startswith("input"))
+
+
+PARSER_INPUTS = [(name, path) for name in PARSER_FORMATS for path in _inputs(name)]
+IDS = [f"{name}/{path.parent.name}" for name, path in PARSER_INPUTS]
+
+
+def _read(name: str, value) -> tuple:
+    data = value if isinstance(value, bytes) else json.dumps(value).encode()
+    diagnostics = Diagnostics("t.json")
+    return read_document(data, registry.get(name), "t.json", diagnostics=diagnostics), diagnostics
+
+
+def _grid(table) -> list:
+    return sorted((c.start_row, c.start_col, c.end_row, c.end_col, c.content) for c in table.cells())
+
+
+# -- sniffing ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name, path", PARSER_INPUTS, ids=IDS)
+def test_each_parsers_output_is_recognised_by_its_content(name, path):
+    assert registry.detect(Path("x.json"), path.read_bytes()).name == name
+
+
+def _other_json_files() -> list[Path]:
+    found = [p for name in OTHER_JSON if (CASES / name).is_dir() for p in (CASES / name).rglob("input*.json")]
+    found += sorted((ROOT / "samples").rglob("*.json"))
+    return found
+
+
+def test_other_json_formats_files_are_not_taken():
+    others = _other_json_files()
+    assert len(others) > 10
+    for path in others:
+        assert registry.detect(path, path.read_bytes()).name not in PARSER_FORMATS, path
+
+
+# -- the command line ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name, path", PARSER_INPUTS, ids=IDS)
+def test_convert_to_icdar_through_the_command(name, path, tmp_path):
+    out = tmp_path / "out-str.xml"
+    result = runner.invoke(app, ["convert", str(path), "--to", "icdar", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    expected = json.loads((path.parent / "expected.json").read_text(encoding="utf-8"))
+    written = out.read_text(encoding="utf-8")
+    assert written.count("<table ") == len(expected["tables"])
+    for table in expected["tables"]:
+        for cell in table["cells"]:
+            if cell[4].strip():  # (the ICDAR writer leaves blank cells out)
+                r0, c0, r1, c1 = cell[:4]
+                assert re.search(rf'<cell start-row="{r0}" start-col="{c0}" end-row="{r1}" end-col="{c1}"', written)
+
+
+def _copy(path: Path, folder: Path, stem: str) -> None:
+    folder.mkdir(exist_ok=True)
+    (folder / f"{stem}.json").write_bytes(path.read_bytes())
+
+
+@pytest.mark.parametrize("metric", ["teds", "grits", "structure"])
+@pytest.mark.parametrize("name, path", PARSER_INPUTS, ids=IDS)
+def test_a_parsers_output_scores_against_itself_as_ground_truth_directly(name, path, metric, tmp_path):
+    expected = json.loads((path.parent / "expected.json").read_text(encoding="utf-8"))
+    if not any(any(c[4].strip() for c in t["cells"]) for t in expected["tables"]):
+        pytest.skip("no table with text: nothing to score")
+    _copy(path, tmp_path / "gt", "doc")
+    _copy(path, tmp_path / "res", "doc")
+    result = runner.invoke(app, ["score", "--gt", str(tmp_path / "gt"), "--result", str(tmp_path / "res"),
+                                 "--metric", metric, "--format", "json"])
+    assert result.exit_code == 0, result.output
+    total = json.loads(result.stdout)["total"]
+    score = {"teds": "teds", "grits": "grits_con", "structure": "f1"}[metric]
+    assert total[score] == pytest.approx(1.0), total
+
+
+@pytest.mark.parametrize("name, path", PARSER_INPUTS, ids=IDS)
+def test_check_takes_a_parsers_output(name, path):
+    result = runner.invoke(app, ["check", str(path)])
+    assert result.exit_code == 0, result.output
+    assert " error " not in result.output
+
+
+def test_formats_lists_the_parsers_as_read_only():
+    listed = runner.invoke(app, ["formats"]).output
+    for name in PARSER_FORMATS:
+        assert re.search(rf"^{name}\s+yes\s+no\s+\.json", listed, re.M), listed
+
+
+# -- values of the wrong kind ------------------------------------------------------------------
+
+
+JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers(-3, 10**10) | st.text(max_size=4)
+                           | st.floats(allow_nan=False, allow_infinity=False),
+                           lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner,
+                                                                                       max_size=3), max_leaves=6)
+
+
+def _paths(value, path=()):
+    yield path
+    children = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, child in children:
+        yield from _paths(child, (*path, key))
+
+
+_ANYWHERE = [(name, json.loads(path.read_bytes()), p) for name, path in PARSER_INPUTS
+             for p in list(_paths(json.loads(path.read_bytes())))[1:]]
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(_ANYWHERE), JSON_VALUES | st.just("__delete__"))
+def test_any_value_anywhere_reads_or_is_refused_never_a_traceback(where, value):
+    name, data, path = where
+    data = json.loads(json.dumps(data))
+    holder = data
+    for key in path[:-1]:
+        holder = holder[key]
+    if value == "__delete__":
+        del holder[path[-1]]
+    else:
+        holder[path[-1]] = value
+    try:
+        doc, _ = _read(name, data)
+    except InputError as error:
+        assert error.diagnostic.code.startswith(name), error
+        return
+    for table in doc.tables:
+        for cell in table.cells():
+            assert 0 <= cell.start_row <= cell.end_row and 0 <= cell.start_col <= cell.end_col
+            assert cell.content is None or isinstance(cell.content, str)
+
+
+# -- MinerU ----------------------------------------------------------------------------------
+
+
+MINERU = CASES / "mineru"
+
+
+def test_mineru_boxes_are_fractions_of_the_page_from_its_thousandths():
+    doc, _ = _read("mineru", (MINERU / "content-list-spans-captions-image-only" / "input.json").read_bytes())
+    box = doc.tables[0].regions[0].bbox
+    assert box.frame is Frame.PAGE
+    assert (box.x1, box.y1, box.x2, box.y2) == pytest.approx((0.062, 0.48, 0.946, 0.904))
+    v2, _ = _read("mineru", (MINERU / "content-list-v2-pages" / "input.json").read_bytes())
+    assert v2.tables[0].regions[0].bbox[:4] == pytest.approx((0.12, 0.14, 0.88, 0.42))
+
+
+def test_mineru_html_keeps_its_skeleton_for_teds_and_unquoted_spans():
+    doc, _ = _read("mineru", (MINERU / "content-list-spans-captions-image-only" / "input.json").read_bytes())
+    structure = doc.tables[0].html_structure
+    assert structure is not None and ' rowspan="2"' in structure and ' colspan="2"' in structure
+    assert "teds_table" not in doc.metadata  # (each table scores; not only the first of a page)
+
+
+def test_mineru_bad_values_are_said_once_per_kind_and_reading_goes_on():
+    blocks = [{"type": "table", "table_body": "<table><tr><td>a</td></tr></table>", "page_idx": "3",
+               "bbox": [1, 2, 3]},
+              {"type": "table", "table_body": "<table><tr><td>b</td></tr></table>", "page_idx": -1,
+               "bbox": [900, 2, 100, 4]},
+              "text", {"type": "table", "table_body": 7, "page_idx": 0}]
+    doc, diagnostics = _read("mineru", blocks)
+    assert [t.page for t in doc.tables] == [1, 1]
+    assert [_grid(t) for t in doc.tables] == [[(0, 0, 0, 0, "a")], [(0, 0, 0, 0, "b")]]
+    assert doc.tables[0].regions[0].bbox is None
+    assert doc.tables[1].regions[0].bbox[:4] == pytest.approx((0.1, 0.002, 0.9, 0.004))
+    messages = [d.message for d in diagnostics if d.code == "mineru-bad-value"]
+    assert any("page_idx" in m and "2 times" in m for m in messages), messages
+    assert "box-inverted" in diagnostics.codes() and "parser-bad-value" in diagnostics.codes()
+    assert any("HTML is not a string" in m for m in messages)
+
+
+def test_mineru_refuses_what_is_not_a_content_list():
+    with pytest.raises(InputError) as caught:
+        _read("mineru", {"pdf_info": []})
+    assert caught.value.diagnostic.code == "mineru-invalid"
+
+
+def test_mineru_model_json_and_middle_json_are_not_content_lists():
+    from convertables.formats import mineru
+
+    assert not mineru.sniff(b'[[{"type": "header", "bbox": [0.077, 0.095, 0.18, 0.181], "angle": 0, '
+                            b'"content": "ELSEVIER"}]]')
+    assert not mineru.sniff(b'{"pdf_info": [{"page_idx": 0, "para_blocks": [{"type": "table"}]}]}')
+    assert mineru.sniff(b'\xef\xbb\xbf[\n  {"type": "table", "table_body": "", "bbox": [1, 2, 3, 4], "page_idx": 0}')
+
+
+# -- Unstructured ----------------------------------------------------------------------------
+
+
+UNSTRUCTURED = CASES / "unstructured"
+
+
+def test_unstructured_pixel_coordinates_are_an_image_outline_with_the_layout_size():
+    doc, _ = _read("unstructured", (UNSTRUCTURED / "elements-html-thead-without-tr-pages" / "input.json").read_bytes())
+    box = doc.tables[0].regions[0].bbox
+    assert box.frame is Frame.IMAGE
+    assert box[:4] == pytest.approx((178.3, 368.5, 1565.2, 1285.5)) and len(box.polygon) == 4
+    assert [(p.number, p.width, p.height, p.frame) for p in doc.pages] == [(5, 1750, 2250, Frame.IMAGE)]
+
+
+def test_unstructured_html_is_preferred_to_its_cells_and_other_systems_give_no_box():
+    element = {"type": "Table", "element_id": "e1", "text": "a b",
+               "metadata": {"text_as_html": "<table><tr><td>from html</td></tr></table>",
+                            "table_as_cells": [{"x": 0, "y": 0, "w": 1, "h": 1, "content": "from cells"}],
+                            "coordinates": {"points": [[1, 2], [3, 4]], "system": "PointSpace"},
+                            "page_number": 2}}
+    doc, diagnostics = _read("unstructured", [element])
+    assert _grid(doc.tables[0]) == [(0, 0, 0, 0, "from html")] and doc.tables[0].page == 2
+    assert doc.tables[0].regions[0].bbox is None
+    assert "unstructured-coordinates" in diagnostics.codes()
+
+
+def test_unstructured_bad_cells_are_left_out_and_said():
+    cells = [{"x": 0, "y": 0, "w": 1, "h": 1, "content": "kept"}, {"x": "1", "y": 0, "content": "string x"},
+             {"x": 1, "y": 0, "w": 0, "h": 1, "content": "zero width"}, {"x": 2, "y": 0, "content": 5}]
+    doc, diagnostics = _read("unstructured", [{"type": "Table", "text": cells}])
+    assert _grid(doc.tables[0]) == [(0, 0, 0, 0, "kept"), (0, 2, 0, 2, "")]
+    assert diagnostics.has_errors and diagnostics.codes().count("unstructured-bad-value") == 3
+
+
+def test_unstructured_refuses_what_is_not_a_list_of_elements():
+    with pytest.raises(InputError) as caught:
+        _read("unstructured", {"elements": []})
+    assert caught.value.diagnostic.code == "unstructured-invalid"
