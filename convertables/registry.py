@@ -59,6 +59,7 @@ FORMAT_MODULES = (
     "pubtabnet_html",
     "mineru",
     "unstructured",
+    "marker",
 )
 """The modules of ``convertables.formats`` that declare a format, in the order
 their sniffers are asked (a dotted name is a module elsewhere)."""

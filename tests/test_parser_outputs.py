@@ -23,7 +23,7 @@ from tests.conftest import CASES, ROOT
 
 runner = CliRunner()
 
-PARSER_FORMATS = ("mineru", "unstructured")
+PARSER_FORMATS = ("mineru", "unstructured", "marker")
 OTHER_JSON = ("textract", "azure", "docai", "docling", "pubtabnet-html", "json")
 
 
@@ -254,3 +254,47 @@ def test_unstructured_refuses_what_is_not_a_list_of_elements():
     with pytest.raises(InputError) as caught:
         _read("unstructured", {"elements": []})
     assert caught.value.diagnostic.code == "unstructured-invalid"
+
+
+# -- Marker ----------------------------------------------------------------------------------
+
+
+MARKER = CASES / "marker"
+
+
+def test_marker_boxes_from_the_top_become_pdf_points_with_the_page_height():
+    doc, _ = _read("marker", (MARKER / "json-table-group-caption-cell-boxes" / "input.json").read_bytes())
+    first = doc.tables[0]
+    assert first.regions[0].bbox.frame is Frame.PDF
+    assert first.regions[0].bbox[:4] == pytest.approx((69.1, 792 - 160.2, 265.1, 792 - 70.3))
+    boxes = {(c.start_row, c.start_col): c.bbox[:4] for c in first.cells()}
+    assert boxes[(0, 1)] == pytest.approx((150.0, 692.0, 265.1, 792 - 70.3))
+    assert boxes[(1, 2)] == pytest.approx((210.0, 792 - 160.2, 265.1, 692.0))
+    assert all(c.bbox is None for c in doc.tables[1].cells())  # one TableCell for five cells: none given
+    assert [(p.number, p.width, p.height) for p in doc.pages] == [(1, 612, 792), (6, 612, 792)]
+
+
+def test_marker_without_a_page_box_keeps_image_boxes_at_72_dpi():
+    data = json.loads((MARKER / "json-table-group-caption-cell-boxes" / "input.json").read_bytes())
+    for page in data["children"]:
+        del page["bbox"]
+    doc, _ = _read("marker", data)
+    assert doc.tables[0].regions[0].bbox.frame is Frame.IMAGE
+    assert doc.tables[0].regions[0].bbox[:4] == pytest.approx((69.1, 70.3, 265.1, 160.2))
+
+
+def test_marker_table_of_contents_and_other_blocks_are_not_tables():
+    from convertables.formats import marker
+
+    doc, _ = _read("marker", {"children": [{"id": "/page/0/Page/1", "block_type": "Page", "children": [
+        {"id": "/page/0/TableOfContents/0", "block_type": "TableOfContents",
+         "html": "<table><tr><td>1</td></tr></table>"}]}], "block_type": "Document"})
+    assert doc.tables == []
+    assert marker.sniff(b'{"children": [{"id": "/page/0/Page/164", "block_type": "Page", "html": ""')
+    assert not marker.sniff(b'[{"id": "/page/0/Page/164", "block_type": "Page"}]')
+
+
+def test_marker_refuses_what_is_not_marker_json():
+    with pytest.raises(InputError) as caught:
+        _read("marker", {"pages": []})
+    assert caught.value.diagnostic.code == "marker-invalid"
