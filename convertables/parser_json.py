@@ -3,8 +3,9 @@ Unstructured, PaddleOCR, LlamaParse, Upstage): their tables come as HTML
 strings or cell lists inside a JSON walk of their own.
 
 * :func:`html_tables` reads a table's HTML string with the one HTML table
-  model, so that every format's HTML is read alike (spans, header cells,
-  cells written outside a row, inline markup kept for TEDS).
+  model (:mod:`convertables.html_tables`), so that every format's HTML is
+  read alike (spans, header cells, cells written outside a row, inline
+  markup kept for TEDS).
 * :class:`Findings` counts a walk's findings by kind and says each once: a
   hostile file may hold a million bad items, which must not give a million
   diagnostics.
@@ -17,22 +18,22 @@ import html
 import re
 from dataclasses import replace
 
-from . import registry
 from .diagnostics import Diagnostics, InputError
 from .geometry import polygon_envelope
+from .html_tables import read_tables
 from .jsonsafe import number
-from .model import BBox, Cell, Frame, Region, Table
-from .options import ReadOptions
+from .model import BBox, Frame, Table
 
 MAX_HTML_CHARS = 16 << 20
 """The longest HTML string of one table read (a longer one is left out, ``parser-too-large``)."""
 
 
-def html_tables(text: str, diagnostics: Diagnostics, where: str) -> list[tuple[list[Cell], tuple | None]]:
+def html_tables(text: str, diagnostics: Diagnostics, where: str, first_id: int, page: int) -> list[Table]:
     """The tables of one HTML string, in document order (a nested table is a
-    table of its own): each table's cells and its HTML skeleton (for TEDS).
-    Findings of the HTML model are said of ``where`` (the item the string came
-    from), without the HTML's own lines, which are not the file's."""
+    table of its own), numbered from ``first_id``, on ``page``: each with its
+    cells and its HTML skeleton (for TEDS). Findings of the HTML table model
+    are said of ``where`` (the item the string came from), without the HTML's
+    own lines, which are not the file's."""
     if len(text) > MAX_HTML_CHARS:
         diagnostics.error("parser-too-large", f"{where}: an HTML string of {len(text):,} characters, more than the "
                                               f"{MAX_HTML_CHARS:,} read: the table is left out")
@@ -41,23 +42,23 @@ def html_tables(text: str, diagnostics: Diagnostics, where: str) -> list[tuple[l
         return []
     own = Diagnostics(diagnostics.file)
     try:
-        # The HTML format's reader is the HTML table model; it is asked for by name
-        # through the registry (a format module never imports another).
-        doc = registry.get("html").reader()(text.encode("utf-8"), own, ReadOptions())
+        tables = read_tables(text, own, page=page, first_id=first_id)
     except InputError as exc:
         diagnostics.error(exc.diagnostic.code, f"{where}: {exc.diagnostic.message}: the table is left out")
         return []
-    diagnostics.items.extend(replace(d, line=None, column=None, message=f"{where}: {d.message}") for d in own.items)
-    return [(table.regions[0].cells if table.regions else [], table.html_structure) for table in doc.tables]
+    finally:
+        diagnostics.items.extend(replace(d, line=None, column=None, message=f"{where}: {d.message}")
+                                 for d in own.items)
+    return tables
 
 
 def one_table(text: str, diagnostics: Diagnostics, where: str, table_id: int, page: int, bbox=None) -> list[Table]:
     """The tables of one item's HTML string as tables of the document, from
     ``table_id`` on, on ``page``; the item's box is the region's of the first
     (a second table in one string is a nested one: no box of its own)."""
-    tables = []
-    for k, (cells, structure) in enumerate(html_tables(text, diagnostics, where)):
-        tables.append(Table(table_id + k, [Region(0, page, bbox if k == 0 else None, cells=cells)], structure))
+    tables = html_tables(text, diagnostics, where, table_id, page)
+    if tables and tables[0].regions:
+        tables[0].regions[0].bbox = bbox
     return tables
 
 
