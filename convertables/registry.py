@@ -60,6 +60,7 @@ FORMAT_MODULES = (
     "mineru",
     "unstructured",
     "marker",
+    "paddleocr",
 )
 """The modules of ``convertables.formats`` that declare a format, in the order
 their sniffers are asked (a dotted name is a module elsewhere)."""

@@ -23,7 +23,7 @@ from tests.conftest import CASES, ROOT
 
 runner = CliRunner()
 
-PARSER_FORMATS = ("mineru", "unstructured", "marker")
+PARSER_FORMATS = ("mineru", "unstructured", "marker", "paddleocr")
 OTHER_JSON = ("textract", "azure", "docai", "docling", "pubtabnet-html", "json")
 
 
@@ -298,3 +298,43 @@ def test_marker_refuses_what_is_not_marker_json():
     with pytest.raises(InputError) as caught:
         _read("marker", {"pages": []})
     assert caught.value.diagnostic.code == "marker-invalid"
+
+
+# -- PaddleOCR -------------------------------------------------------------------------------
+
+
+PADDLEOCR = CASES / "paddleocr"
+
+
+def test_paddleocr_cell_boxes_go_to_the_htmls_cells_in_order_and_the_layout_box_to_the_table():
+    doc, _ = _read("paddleocr", (PADDLEOCR / "table-recognition-layout-box-cell-boxes" / "input.json").read_bytes())
+    region = doc.tables[0].regions[0]
+    assert region.bbox.frame is Frame.IMAGE and region.bbox[:4] == pytest.approx((0.0125, 0.4192, 547.0, 127.1))
+    boxes = {(c.start_row, c.start_col): c.bbox[:4] for c in region.cells}
+    assert boxes[(0, 0)] == pytest.approx((3.188, 0.146, 546.996, 30.878))
+    assert boxes[(1, 3)] == pytest.approx((404.081, 31.183, 547.009, 65.085))
+
+
+def test_paddleocr_without_a_layout_box_the_table_encloses_its_cells_and_quadrilaterals_are_kept():
+    doc, _ = _read("paddleocr", (PADDLEOCR / "pdf-pages-wrapped-in-res" / "input.json").read_bytes())
+    assert doc.tables[0].regions[0].bbox[:4] == (40, 100, 500, 220)  # the layout's table box
+    assert doc.tables[1].regions[0].bbox is None  # two boxes for three cells: none read, nothing to enclose
+    old, _ = _read("paddleocr", (PADDLEOCR / "pp-structure-2-regions" / "input.json").read_bytes())
+    cell = next(c for c in old.tables[0].cells() if c.content == "2021")
+    assert cell.bbox[:4] == (30, 190, 300, 300) and len(cell.bbox.polygon) == 4
+    assert old.tables[0].regions[0].bbox[:4] == (30, 80, 600, 300)
+
+
+def test_paddleocr_layout_boxes_not_one_a_table_are_not_used():
+    result = {"page_index": 4, "layout_det_res": {"boxes": [{"label": "table", "coordinate": [1, 2, 3, 4]},
+                                                            {"label": "table", "coordinate": [5, 6, 7, 8]}]},
+              "table_res_list": [{"pred_html": "<table><tr><td>a</td></tr></table>",
+                                  "cell_box_list": [[10, 20, 30, 40]]}]}
+    doc, _ = _read("paddleocr", result)
+    assert doc.tables[0].page == 5 and doc.tables[0].regions[0].bbox[:4] == (10, 20, 30, 40)
+
+
+def test_paddleocr_refuses_what_is_not_a_result():
+    with pytest.raises(InputError) as caught:
+        _read("paddleocr", "table")
+    assert caught.value.diagnostic.code == "paddleocr-invalid"
