@@ -10,6 +10,8 @@ strings or cell lists inside a JSON walk of their own.
   hostile file may hold a million bad items, which must not give a million
   diagnostics.
 * :func:`short` shows a JSON value in a message, cut short.
+* :func:`upstage_elements` reads Upstage's elements, which its API's
+  responses and the DP-Bench files both hold.
 """
 
 from __future__ import annotations
@@ -21,8 +23,9 @@ from dataclasses import replace
 from .diagnostics import Diagnostics, InputError
 from .geometry import polygon_envelope
 from .html_tables import read_tables
-from .jsonsafe import number
-from .model import BBox, Frame, Table
+from .grid import NUMBER_LIMIT
+from .jsonsafe import integer, number
+from .model import BBox, Document, Frame, Region, Table
 
 MAX_HTML_CHARS = 16 << 20
 """The longest HTML string of one table read (a longer one is left out, ``parser-too-large``)."""
@@ -142,3 +145,46 @@ def point_box(value, scale: float, frame: Frame, findings: Findings, where: str)
                      f"{short(value)} in {where}", error=True)
         return None
     return polygon_envelope(points, frame)
+
+
+def upstage_elements(elements: list, diagnostics: Diagnostics, findings: Findings) -> Document:
+    """The tables of Upstage Document Parse elements (a response's ``elements``,
+    or a DP-Bench entry's): each element whose ``category`` is ``table`` (in
+    any case: DP-Bench writes ``Table``) is a table, its HTML ``content.html``
+    (the layout analysis API's ``html``), its page ``page`` (from 1), its box
+    the ``coordinates`` polygon in fractions of the page (the layout analysis
+    API's ``bounding_box``: pixels)."""
+    doc = Document()
+    bad = "upstage-bad-value"
+    for k, element in enumerate(elements):
+        where = f"element {k}"
+        if type(element) is not dict:
+            findings.add(bad, "an element that is not an object: left out", where)
+            continue
+        category = element.get("category")
+        if type(category) is not str or category.lower() != "table":
+            continue
+        page_value = element.get("page", 1)
+        page = integer(page_value)
+        if page is None or not 1 <= page <= NUMBER_LIMIT:
+            findings.add(bad, "a page that is not a whole number from 1: read as page 1",
+                         f"page={short(page_value)} in {where}")
+            page = 1
+        if element.get("coordinates") is not None:
+            box = point_box(element["coordinates"], 1.0, Frame.PAGE, findings, where)
+        elif element.get("bounding_box") is not None:
+            box = point_box(element["bounding_box"], 1.0, Frame.IMAGE, findings, where)
+        else:
+            box = None
+        content = element.get("content")
+        html = content.get("html") if type(content) is dict else element.get("html")
+        if html is None or (type(html) is str and not html.strip()):
+            diagnostics.info("upstage-no-html", f"{where}: a table without HTML (asked for another output "
+                                                  "format?): a table without cells")
+            doc.tables.append(Table(len(doc.tables), [Region(0, page, box)]))
+        elif type(html) is not str:
+            findings.add(bad, "a table whose HTML is not a string: left out", f"{short(html)} in {where}",
+                         error=True)
+        else:
+            doc.tables += one_table(html, diagnostics, where, len(doc.tables), page, box)
+    return doc

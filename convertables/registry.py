@@ -61,6 +61,8 @@ FORMAT_MODULES = (
     "unstructured",
     "marker",
     "paddleocr",
+    "dpbench",  # before upstage: its entries hold elements lists too
+    "upstage",
 )
 """The modules of ``convertables.formats`` that declare a format, in the order
 their sniffers are asked (a dotted name is a module elsewhere)."""

@@ -23,7 +23,7 @@ from tests.conftest import CASES, ROOT
 
 runner = CliRunner()
 
-PARSER_FORMATS = ("mineru", "unstructured", "marker", "paddleocr")
+PARSER_FORMATS = ("mineru", "unstructured", "marker", "paddleocr", "upstage", "dpbench")
 OTHER_JSON = ("textract", "azure", "docai", "docling", "pubtabnet-html", "json")
 
 
@@ -338,3 +338,69 @@ def test_paddleocr_refuses_what_is_not_a_result():
     with pytest.raises(InputError) as caught:
         _read("paddleocr", "table")
     assert caught.value.diagnostic.code == "paddleocr-invalid"
+
+
+# -- Upstage and DP-Bench --------------------------------------------------------------------
+
+
+UPSTAGE = CASES / "upstage"
+
+
+def test_upstage_coordinates_are_a_page_fraction_outline_and_old_bounding_boxes_pixels():
+    doc, _ = _read("upstage", (UPSTAGE / "document-parse-response-pages" / "input.json").read_bytes())
+    box = doc.tables[0].regions[0].bbox
+    assert box.frame is Frame.PAGE and box[:4] == pytest.approx((0.0701, 0.1203, 0.9312, 0.3355))
+    assert len(box.polygon) == 4
+    old, _ = _read("upstage", (UPSTAGE / "layout-analysis-pixel-boxes" / "input.json").read_bytes())
+    assert old.tables[0].regions[0].bbox.frame is Frame.IMAGE
+    assert old.tables[0].regions[0].bbox[:4] == (74, 906, 1434, 1328)
+
+
+def test_upstage_table_without_html_and_bad_values():
+    elements = [{"category": "table", "page": 1, "content": {"markdown": "| a |\n|---|", "html": "", "text": ""}},
+                {"category": "table", "page": "2", "content": {"html": "<table><tr><td>x</td></tr></table>"},
+                 "coordinates": [{"x": "0.1", "y": 0.2}]},
+                {"category": "table", "content": {"html": ["<table>"]}}]
+    doc, diagnostics = _read("upstage", {"api": "2.0", "elements": elements})
+    assert [(t.page, _grid(t)) for t in doc.tables] == [(1, []), (1, [(0, 0, 0, 0, "x")])]
+    assert doc.tables[1].regions[0].bbox is None
+    assert {"upstage-no-html", "upstage-bad-value", "parser-bad-value"} <= set(diagnostics.codes())
+    with pytest.raises(InputError) as caught:
+        _read("upstage", {"api": "2.0", "content": {}})
+    assert caught.value.diagnostic.code == "upstage-invalid"
+
+
+def _dpbench(folder: Path, second_html: str) -> Path:
+    entry = json.loads((CASES / "dpbench" / "reference-entry" / "input.json").read_bytes())["01030000000045.pdf"]
+    other = {"elements": [{"category": "Table", "id": 0, "page": 2, "content": {"html": second_html, "text": ""},
+                           "coordinates": [{"x": 0.1, "y": 0.1}, {"x": 0.5, "y": 0.1}, {"x": 0.5, "y": 0.2},
+                                           {"x": 0.1, "y": 0.2}]}]}
+    folder.mkdir()
+    path = folder / "reference.json"
+    path.write_text(json.dumps({"01030000000045.pdf": entry, "01030000000046.pdf": other}, indent=4))
+    return path
+
+
+def test_dpbench_files_are_containers_of_documents_scored_and_converted_one_by_one(tmp_path):
+    gt = _dpbench(tmp_path / "gt", "<table><tr><td>a</td><td>b</td></tr></table>")
+    result = _dpbench(tmp_path / "res", "<table><tr><td>a</td><td>c</td></tr></table>")
+    scored = runner.invoke(app, ["score", "--gt", str(gt), "--result", str(result), "--metric", "teds",
+                                 "--format", "json"])
+    assert scored.exit_code == 0, scored.output
+    report = json.loads(scored.stdout)
+    teds = {d["document"]: d["teds"] for d in report["documents"]}
+    assert teds["01030000000045"] == pytest.approx(1.0) and teds["01030000000046"] == pytest.approx(2 / 3)
+    out = tmp_path / "icdar"
+    converted = runner.invoke(app, ["convert", str(gt), "--to", "icdar", "-o", f"{out}/"])
+    assert converted.exit_code == 0, converted.output
+    assert sorted(p.name for p in out.iterdir()) == ["01030000000045-str.xml", "01030000000046-str.xml"]
+    assert 'page="2"' in (out / "01030000000046-str.xml").read_text()
+
+
+def test_an_upstage_response_is_not_a_dpbench_file_nor_the_other_way_round():
+    from convertables.formats import dpbench, upstage
+
+    response = (UPSTAGE / "document-parse-response-pages" / "input.json").read_bytes()
+    reference = (CASES / "dpbench" / "reference-entry" / "input.json").read_bytes()
+    assert not dpbench.sniff(response) and registry.sniffed(reference).name == "dpbench"
+    assert upstage.sniff(reference)  # (it would: dpbench is asked first)
