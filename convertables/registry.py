@@ -63,6 +63,7 @@ FORMAT_MODULES = (
     "paddleocr",
     "dpbench",  # before upstage: its entries hold elements lists too
     "upstage",
+    "llamaparse",
 )
 """The modules of ``convertables.formats`` that declare a format, in the order
 their sniffers are asked (a dotted name is a module elsewhere)."""

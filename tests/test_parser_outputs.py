@@ -23,7 +23,7 @@ from tests.conftest import CASES, ROOT
 
 runner = CliRunner()
 
-PARSER_FORMATS = ("mineru", "unstructured", "marker", "paddleocr", "upstage", "dpbench")
+PARSER_FORMATS = ("mineru", "unstructured", "marker", "paddleocr", "upstage", "dpbench", "llamaparse")
 OTHER_JSON = ("textract", "azure", "docai", "docling", "pubtabnet-html", "json")
 
 
@@ -404,3 +404,30 @@ def test_an_upstage_response_is_not_a_dpbench_file_nor_the_other_way_round():
     reference = (CASES / "dpbench" / "reference-entry" / "input.json").read_bytes()
     assert not dpbench.sniff(response) and registry.sniffed(reference).name == "dpbench"
     assert upstage.sniff(reference)  # (it would: dpbench is asked first)
+
+
+# -- LlamaParse ------------------------------------------------------------------------------
+
+
+LLAMAPARSE = CASES / "llamaparse"
+
+
+def test_llamaparse_bboxes_from_the_top_become_pdf_points_with_the_page_height():
+    doc, _ = _read("llamaparse", (LLAMAPARSE / "result-html-and-rows-pages" / "input.json").read_bytes())
+    box = doc.tables[0].regions[0].bbox
+    assert box.frame is Frame.PDF
+    assert box[:4] == pytest.approx((57.919, 792 - 138.705 - 242.652, 57.919 + 443.873, 792 - 138.705))
+    assert [(p.number, p.width, p.height) for p in doc.pages] == [(1, 612, 792), (2, 612, 792)]
+    assert doc.tables[1].html_structure is None  # read from rows: no HTML skeleton to keep
+
+
+def test_llamaparse_rows_of_the_wrong_kind_and_pages_without_a_size():
+    page = {"page": 1, "md": "", "items": [{"type": "table", "rows": [["a", 5], "b"], "bBox": {"x": 1, "y": 2, "w": 3,
+                                                                                             "h": 4}}]}
+    doc, diagnostics = _read("llamaparse", {"pages": [page]})
+    assert _grid(doc.tables[0]) == [(0, 0, 0, 0, "a"), (0, 1, 0, 1, "")]
+    assert doc.tables[0].regions[0].bbox == (1, 2, 4, 6, Frame.IMAGE, None)
+    assert diagnostics.codes().count("llamaparse-bad-value") == 2 and diagnostics.has_errors
+    with pytest.raises(InputError) as caught:
+        _read("llamaparse", [{"job_id": "x"}])
+    assert caught.value.diagnostic.code == "llamaparse-invalid"
