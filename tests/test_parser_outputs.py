@@ -19,7 +19,7 @@ from convertables.cli import app
 from convertables.diagnostics import Diagnostics, InputError
 from convertables.files import read_document
 from convertables.model import Frame
-from tests.conftest import CASES, ROOT
+from tests.conftest import CASES, ROOT, corpus_path
 
 runner = CliRunner()
 
@@ -166,6 +166,36 @@ def test_any_value_anywhere_reads_or_is_refused_never_a_traceback(where, value):
 
 
 MINERU = CASES / "mineru"
+
+
+def _documented_samples() -> list:
+    """The JSON samples of MinerU's documentation of its output files, in order."""
+    text = corpus_path("parsers", "mineru", "output_files.md").read_text(encoding="utf-8")
+    return [block.encode() for block in re.findall(r"```json\n(.*?)```", text, re.S)]
+
+
+def test_mineru_documented_content_list_reads_its_table_and_its_other_files_are_not_taken():
+    samples = _documented_samples()
+    content_list = next(s for s in samples if b'"table_body"' in s)
+    assert registry.sniffed(content_list).name == "mineru"
+    doc, diagnostics = _read("mineru", content_list)
+    (table,) = doc.tables
+    assert table.page == 6 and table.regions[0].bbox[:4] == pytest.approx((0.062, 0.48, 0.946, 0.904))
+    cells = _grid(table)
+    assert cells[:2] == [(0, 0, 1, 0, "Site"), (0, 1, 0, 10, "Percentile")]
+    assert (1, 10, 1, 10, "100") in cells and (11, 0, 11, 0, "Biesievlei") in cells
+    assert (4, 1, 4, 1, "") in cells  # Pine Ck's empty first percentile: a blank cell
+    assert len(cells) == 2 + 10 + 10 * 11
+    assert doc.metadata["table_0_caption"] == "Table 2 Significance of the rainfall and time terms"
+    assert doc.metadata["table_0_footnote"].startswith("indicates that the rainfall term was significant")
+    assert not diagnostics.has_errors
+    v2 = next(s for s in samples if b'"title_content"' in s)
+    assert registry.sniffed(v2).name == "mineru" and _read("mineru", v2)[0].tables == []
+    others = [s for s in samples if b'"cls_id"' in s or b'"pdf_info"' in s or b'"angle": 0,\n      "score"' in s]
+    assert len(others) == 3  # the pipeline's and the VLM's model.json, middle.json
+    for other in others:
+        found = registry.sniffed(other)
+        assert found is None or found.name != "mineru", other[:80]
 
 
 def test_mineru_boxes_are_fractions_of_the_page_from_its_thousandths():
