@@ -231,6 +231,19 @@ def test_mineru_bad_values_are_said_once_per_kind_and_reading_goes_on():
     assert any("HTML is not a string" in m for m in messages)
 
 
+def test_the_html_models_findings_are_said_of_the_item_without_the_htmls_lines(monkeypatch):
+    from convertables import parser_json
+
+    body = "<table>\n<tr>\n<td colspan='x2'>a</td></tr></table>"
+    doc, diagnostics = _read("mineru", [{"type": "text", "text": "t", "page_idx": 0},
+                                        {"type": "table", "table_body": body, "page_idx": 0}])
+    (span,) = [d for d in diagnostics if d.code == "html-span"]
+    assert span.message.startswith("block 1: table 0:") and span.line is None
+    monkeypatch.setattr(parser_json, "MAX_HTML_CHARS", 20)
+    doc, diagnostics = _read("mineru", [{"type": "table", "table_body": body, "page_idx": 0}])
+    assert doc.tables == [] and "parser-too-large" in diagnostics.codes() and diagnostics.has_errors
+
+
 def test_mineru_refuses_what_is_not_a_content_list():
     with pytest.raises(InputError) as caught:
         _read("mineru", {"pdf_info": []})
