@@ -120,5 +120,20 @@ DECLARED: dict[str, Format] = {
                           "truth)", (".jsonl",), ("structure",), writes=True, native_frame="image", container=True),
     "pubtabnet_html": _declare("pubtabnet_html", "pubtabnet-html", "PubTabNet's TEDS JSON: {file name: HTML} (the "
                                "official batch_evaluate's input)", (".json",), ("structure",), container=True),
+    "mineru": _declare("mineru", "mineru", "MinerU content_list.json and content_list_v2.json (tables as HTML)",
+                       (".json",), ("structure",), native_frame="page"),
+    "unstructured": _declare("unstructured", "unstructured", "Unstructured elements JSON (text_as_html, "
+                             "table_as_cells) and its table ground truth", (".json",), ("structure",),
+                             native_frame="image"),
+    "marker": _declare("marker", "marker", "Marker JSON and chunks output (Table blocks' HTML, TableCell boxes)",
+                       (".json",), ("structure",), native_frame="pdf"),
+    "paddleocr": _declare("paddleocr", "paddleocr", "PaddleOCR PP-Structure table results (pred_html, "
+                          "cell_box_list)", (".json",), ("structure",), native_frame="image"),
+    "dpbench": _declare("dpbench", "dpbench", "DP-Bench ground truth and predictions: {PDF name: {elements}} "
+                        "(Upstage elements)", (".json",), ("structure",), native_frame="page", container=True),
+    "upstage": _declare("upstage", "upstage", "Upstage Document Parse response JSON (elements of category table, "
+                        "content.html)", (".json",), ("structure",), native_frame="page"),
+    "llamaparse": _declare("llamaparse", "llamaparse", "LlamaParse JSON result (items of type table: html, rows, "
+                           "bBox)", (".json",), ("structure",), native_frame="pdf"),
 }
 """The declarations by the module that implements each (``registry.FORMAT_MODULES``' names)."""

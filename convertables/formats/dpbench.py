@@ -19,7 +19,7 @@ from ..jsonsafe import parse_json
 from ..model import Document
 from ..options import ReadOptions
 from ..parser_json import Findings, upstage_elements
-from ..registry import Format
+from .declarations import DECLARED
 
 
 def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Document:
@@ -62,7 +62,4 @@ def sniff(head: bytes) -> bool:
     return _HEAD.match(head) is not None
 
 
-FORMAT = Format(
-    "dpbench", "DP-Bench ground truth and predictions: {PDF name: {elements}} (Upstage elements)", (".json",),
-    sniff, ("structure",), read, None, native_frame="page", members=members,
-)
+FORMAT = DECLARED["dpbench"]

@@ -24,7 +24,7 @@ from ..jsonsafe import integer, number, parse_json
 from ..model import BBox, Cell, Document, Frame, Page, Region, Table
 from ..options import ReadOptions
 from ..parser_json import Findings, one_table, short
-from ..registry import Format
+from .declarations import DECLARED
 
 
 class _Reader:
@@ -137,7 +137,4 @@ def sniff(head: bytes) -> bool:
         and _ITEMS.search(head) is not None and _MD.search(head) is not None
 
 
-FORMAT = Format(
-    "llamaparse", "LlamaParse JSON result (items of type table: html, rows, bBox)", (".json",), sniff,
-    ("structure",), read, None, native_frame="pdf",
-)
+FORMAT = DECLARED["llamaparse"]

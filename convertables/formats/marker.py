@@ -34,7 +34,8 @@ from ..jsonsafe import number, parse_json
 from ..model import Document, Frame, Page
 from ..options import ReadOptions
 from ..parser_json import Findings, corner_box, markup_text, one_table, short
-from ..registry import Format
+from .declarations import DECLARED
+
 
 _PAGE_IN_ID = re.compile(r"/page/(\d{1,9})/")
 MAX_BLOCKS = 10_000_000
@@ -170,7 +171,4 @@ def sniff(head: bytes) -> bool:
         and _BLOCK_TYPE.search(head) is not None
 
 
-FORMAT = Format(
-    "marker", "Marker JSON and chunks output (Table blocks' HTML, TableCell boxes)", (".json",), sniff,
-    ("structure",), read, None, native_frame="pdf",
-)
+FORMAT = DECLARED["marker"]

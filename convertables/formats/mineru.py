@@ -34,7 +34,8 @@ from ..jsonsafe import integer, parse_json
 from ..model import Document, Frame, Region, Table
 from ..options import ReadOptions
 from ..parser_json import Findings, corner_box, one_table, short
-from ..registry import Format
+from .declarations import DECLARED
+
 
 SCALE = 1000.0
 """MinerU's boxes are mapped to 0-1000 of the page."""
@@ -159,7 +160,4 @@ def sniff(head: bytes) -> bool:
     return _PAGE_IDX.search(head) is not None
 
 
-FORMAT = Format(
-    "mineru", "MinerU content_list.json and content_list_v2.json (tables as HTML)", (".json",), sniff,
-    ("structure",), read, None, native_frame="page",
-)
+FORMAT = DECLARED["mineru"]

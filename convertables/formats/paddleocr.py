@@ -34,7 +34,7 @@ from ..jsonsafe import integer, number, parse_json
 from ..model import BBox, Document, Frame
 from ..options import ReadOptions
 from ..parser_json import Findings, corner_box, one_table, point_box, short
-from ..registry import Format
+from .declarations import DECLARED
 
 
 class _Reader:
@@ -160,7 +160,4 @@ def sniff(head: bytes) -> bool:
                                                or _V2_TABLE.search(head) is not None)
 
 
-FORMAT = Format(
-    "paddleocr", "PaddleOCR PP-Structure table results (pred_html, cell_box_list)", (".json",), sniff,
-    ("structure",), read, None, native_frame="image",
-)
+FORMAT = DECLARED["paddleocr"]

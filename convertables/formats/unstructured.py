@@ -34,7 +34,8 @@ from ..jsonsafe import integer, number, parse_json
 from ..model import Cell, Document, Frame, Page, Region, Table
 from ..options import ReadOptions
 from ..parser_json import Findings, one_table, point_box, short
-from ..registry import Format
+from .declarations import DECLARED
+
 
 MAX_SPAN = 65534
 """The largest ``w`` or ``h`` read (the HTML model's rowspan cap)."""
@@ -162,7 +163,4 @@ def sniff(head: bytes) -> bool:
     return _ELEMENT_ID.search(head) is not None or _GOLD_TABLE.search(head) is not None
 
 
-FORMAT = Format(
-    "unstructured", "Unstructured elements JSON (text_as_html, table_as_cells) and its table ground truth",
-    (".json",), sniff, ("structure",), read, None, native_frame="image",
-)
+FORMAT = DECLARED["unstructured"]

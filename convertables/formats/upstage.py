@@ -21,7 +21,7 @@ from ..jsonsafe import parse_json
 from ..model import Document
 from ..options import ReadOptions
 from ..parser_json import Findings, upstage_elements
-from ..registry import Format
+from .declarations import DECLARED
 
 
 def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Document:
@@ -50,7 +50,4 @@ def sniff(head: bytes) -> bool:
         and _CATEGORY.search(head) is not None
 
 
-FORMAT = Format(
-    "upstage", "Upstage Document Parse response JSON (elements of category table, content.html)", (".json",),
-    sniff, ("structure",), read, None, native_frame="page",
-)
+FORMAT = DECLARED["upstage"]
