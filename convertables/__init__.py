@@ -4,7 +4,7 @@ The library API mirrors the command line::
 
     from convertables import check, convert, read, score, write, dumps
     convert("gt/", "gt-json/", to_format="json")  # a ConvertReport
-    check(["submission/"], gt="gt/")               # a CheckReport (.findings, .errors)
+    check(["submission/"], gt="gt/")               # a CheckReport (.findings, .error_count)
     score("gt/", "results/", metric="ctdar-b", compat=True)  # a ScoreReport (.total, .documents)
     doc = read("eu-001-str.xml")                   # format from content and suffix
     for name, doc in read_documents("val.jsonl"):  # each document of a container, read as asked for

@@ -77,7 +77,7 @@ class _Root(TyperGroup):
     def __init__(self, **settings):
         super().__init__(**settings)
         self.commands = _CommandsByName(lambda info: get_command_from_info(
-            _made(info), pretty_exceptions_short=app.pretty_exceptions_short, rich_markup_mode=self.rich_markup_mode))
+            _with_declared_options(info), pretty_exceptions_short=app.pretty_exceptions_short, rich_markup_mode=self.rich_markup_mode))
 
     def format_help(self, ctx, formatter):
         self.commands.listing = True
@@ -171,7 +171,7 @@ def _convert(
     """One conversion command: the fixed options, and ``settings``, the formats'
     own options by name (the library gives each to the reader or writer that declares it)."""
     from .api import convert as convert_files
-    from .reports import Streams, reporter
+    from .reporters import Streams, reporter
 
     streams = Streams(verbose=verbose, quiet=quiet)
     progress = {"done": 0, "total": 0, "bar": None}
@@ -321,7 +321,7 @@ SHORTCUTS = [
 
 def _declare_conversion_commands() -> None:
     """``convert`` and the shortcuts, declared by name only: each one's function,
-    with its signature, is made when the command is built (see _made), which
+    with its signature, is made when the command is built (see _with_declared_options), which
     imports every format's declaration."""
     for source, target in [(None, None), *SHORTCUTS]:
         name = f"{source}2{target}" if source else "convert"
@@ -336,17 +336,17 @@ def _declare_conversion_commands() -> None:
         commands.command(name, help=help_text)(declared)
 
 
-def _made(info):
+def _with_declared_options(info):
     """A command's declaration, with a declared command's function made
     (conversions from the formats' declarations, score from the metrics')."""
     conversion = getattr(info.callback, "conversion", None)
-    made = getattr(info.callback, "made", None)
-    if conversion is None and made is None:
+    make_function = getattr(info.callback, "make_function", None)
+    if conversion is None and make_function is None:
         return info
     from copy import copy
 
     info = copy(info)
-    info.callback = _conversion_command(*conversion) if conversion else made()
+    info.callback = _conversion_command(*conversion) if conversion else make_function()
     return info
 
 
@@ -403,7 +403,7 @@ def check(
         convertables check gt/ --pdf-dir pdf/ --format github
     """
     from .api import check as check_files
-    from .reports import Streams, reporter
+    from .reporters import Streams, reporter
 
     try:
         chosen = reporter(report, "check")
@@ -461,7 +461,7 @@ def _score_command(
         convertables score --gt /data/gt --result /data/res --executor dask --scheduler tcp://10.0.0.5:8786
     """
     from .api import score as score_files
-    from .reports import Streams, reporter
+    from .reporters import Streams, reporter
     from .scoring import default_jobs
     from .scoring.report import write_csv_file
 
@@ -579,7 +579,7 @@ def merge_reports(
     raise typer.Exit(EXIT_FAILED if merged["errors"] else EXIT_OK)
 
 
-def _score_command_made():
+def _score_function():
     """``score`` with an option for every setting a metric declares, in a help
     panel naming the metrics that take it."""
     from .scoring.metric import COMMON_SETTINGS, metric_declarations
@@ -619,7 +619,7 @@ def _declare_score_command() -> None:
     def score() -> None:
         """A stand-in, replaced by the command made from the metrics' declarations."""
 
-    score.made = _score_command_made  # type: ignore[attr-defined]
+    score.make_function = _score_function  # type: ignore[attr-defined]
     commands.command("score", help=_score_command.__doc__)(score)
 
 

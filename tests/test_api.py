@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 import convertables
 from convertables import UsageError, api, check, convert, read, score
 from convertables.cli import app
-from convertables.reports import REPORTER_BY_NAME, reporter, reporter_names
+from convertables.reporters import REPORTER_BY_NAME, reporter, reporter_names
 from tests.conftest import ROOT
 
 SAMPLES = ROOT / "samples"
@@ -54,7 +54,7 @@ def test_convert_a_document_and_the_settings_reach_reader_and_writer(tmp_path: P
 def test_check_paths_and_a_document_give_the_cli_s_findings():
     bad = ROOT / "tests" / "cases" / "check" / "slot-overlap--two-cells-one-slot-str-result.xml"
     report = check([bad])
-    assert report.errors >= 1 and "slot-overlap" in {d.code for d in report.findings} and not report.ok()
+    assert report.error_count >= 1 and "slot-overlap" in {d.code for d in report.findings} and not report.ok()
     cli = CliRunner().invoke(app, ["check", str(bad), "--format", "json"])
     assert json.loads(cli.stdout) == report.to_dict() and cli.exit_code == 1
     doc = read(bad)

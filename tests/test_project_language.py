@@ -25,3 +25,13 @@ def test_no_timing_figures_in_the_package():
     found = [f"{path.relative_to(ROOT)}:{n}: {line.strip()}" for path in package
              for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if TIMING.search(line)]
     assert found == []
+
+
+def test_the_readme_layout_lists_every_module():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    layout = text[text.index("## Layout"):]
+    layout = layout[:layout.index("```", layout.index("```") + 3)]
+    package = ROOT / "convertables"
+    missing = [str(path.relative_to(package)) for path in sorted(package.rglob("*.py"))
+               if path.name not in layout or (path.parent != package and f"{path.parent.name}/" not in layout)]
+    assert missing == []
