@@ -30,7 +30,7 @@ import re
 from ..diagnostics import Diagnostics
 from ..geometry import envelope
 from ..grid import NUMBER_LIMIT
-from ..jsonsafe import integer, number, parse_json
+from ..jsonsafe import integer, parse_json
 from ..model import BBox, Document, Frame
 from ..options import ReadOptions
 from ..parser_json import Findings, corner_box, one_table, point_box, short

@@ -90,7 +90,7 @@ class _Reader:
                                   f"cell {k} of {where}", error=True)
                 continue
             x, y, w, h = numbers
-            if x < 0 or y < 0 or x > NUMBER_LIMIT or y > NUMBER_LIMIT or not (1 <= w <= MAX_SPAN and 1 <= h <= MAX_SPAN):
+            if not (0 <= x <= NUMBER_LIMIT and 0 <= y <= NUMBER_LIMIT and 1 <= w <= MAX_SPAN and 1 <= h <= MAX_SPAN):
                 self.findings.add("unstructured-bad-value", f"a cell whose x and y are not from 0 or whose w and h "
                                                             f"are not from 1 to {MAX_SPAN}: left out",
                                   f"cell {k} of {where} (x={x}, y={y}, w={w}, h={h})", error=True)
