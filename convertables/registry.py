@@ -65,6 +65,13 @@ FORMAT_MODULES = (
     "scitsr",
     "doctags",
     "wtw",
+    "mineru",
+    "unstructured",
+    "marker",
+    "paddleocr",
+    "dpbench",  # before upstage: its entries hold elements lists too
+    "upstage",
+    "llamaparse",
 )
 """The modules of ``convertables.formats`` that declare a format, in the order
 their sniffers are asked (a dotted name is a module elsewhere)."""

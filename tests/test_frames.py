@@ -163,6 +163,18 @@ _NATIVE_EXAMPLES = {
                         / "input.doctags").read_bytes(),
     "wtw": lambda: (ROOT / "tests" / "cases" / "wtw" / "two-tables-quadrilaterals-and-spans" / "input.xml")
     .read_bytes(),
+    "mineru": lambda: (ROOT / "tests" / "cases" / "mineru" / "content-list-v2-pages" / "input.json").read_bytes(),
+    "unstructured": lambda: (ROOT / "tests" / "cases" / "unstructured" / "elements-table-as-cells-spans"
+                             / "input.json").read_bytes(),
+    "marker": lambda: (ROOT / "tests" / "cases" / "marker" / "json-table-group-caption-cell-boxes" / "input.json")
+    .read_bytes(),
+    "paddleocr": lambda: (ROOT / "tests" / "cases" / "paddleocr" / "table-recognition-layout-box-cell-boxes"
+                          / "input.json").read_bytes(),
+    "upstage": lambda: (ROOT / "tests" / "cases" / "upstage" / "document-parse-response-pages" / "input.json")
+    .read_bytes(),
+    "dpbench": lambda: (ROOT / "tests" / "cases" / "dpbench" / "reference-entry" / "input.json").read_bytes(),
+    "llamaparse": lambda: (ROOT / "tests" / "cases" / "llamaparse" / "result-html-and-rows-pages" / "input.json")
+    .read_bytes(),
 }
 
 

@@ -130,5 +130,23 @@ DECLARED: dict[str, Format] = {
                         (".doctags",), ("structure",), writes=True, native_frame="page"),
     "wtw": _declare("wtw", "wtw", "WTW table annotations (PASCAL VOC-like XML, photographed tables)", (".xml",),
                     ("structure",), native_frame="image"),
+    "mineru": _declare("mineru", "mineru", "MinerU content_list.json and content_list_v2.json (tables as HTML)",
+                       (".json",), ("structure",), native_frame="page", extracted_by="MinerU"),
+    "unstructured": _declare("unstructured", "unstructured", "Unstructured elements JSON (text_as_html, "
+                             "table_as_cells) and its table ground truth", (".json",), ("structure",),
+                             native_frame="image", extracted_by="Unstructured"),
+    "marker": _declare("marker", "marker", "Marker JSON and chunks output (Table blocks' HTML, TableCell boxes)",
+                       (".json",), ("structure",), native_frame="pdf", extracted_by="Marker"),
+    "paddleocr": _declare("paddleocr", "paddleocr", "PaddleOCR PP-Structure table results (pred_html, "
+                          "cell_box_list)", (".json",), ("structure",), native_frame="image",
+                          extracted_by="PaddleOCR"),
+    "dpbench": _declare("dpbench", "dpbench", "DP-Bench ground truth and predictions: {PDF name: {elements}} "
+                        "(Upstage elements)", (".json",), ("structure",), native_frame="page", container=True),
+    "upstage": _declare("upstage", "upstage", "Upstage Document Parse response JSON (elements of category table, "
+                        "content.html)", (".json",), ("structure",), native_frame="page",
+                        extracted_by="Upstage Document Parse"),
+    "llamaparse": _declare("llamaparse", "llamaparse", "LlamaParse JSON result (items of type table: html, rows, "
+                           "bBox)", (".json",), ("structure",), native_frame="pdf",
+                           extracted_by="LlamaParse"),
 }
 """The declarations by the module that implements each (``registry.FORMAT_MODULES``' names)."""
