@@ -50,6 +50,7 @@ FORMAT_MODULES = (
     "pod",
     "pubtables1m",
     "canonical_json",
+    "latex",  # its sniffer wants a backslash first: no other format's file starts so
     "delimited",  # csv: no sniffer claims its files; recognised by suffix
     "docai",
     "textract",
