@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import bisect
 import operator
+import re
 from collections import Counter
 from itertools import compress, repeat
 from typing import Callable, Mapping, Sequence
@@ -71,6 +72,19 @@ def non_negative_int(text: str | None) -> int | None:
         return None
     value = int(text)
     return value if value <= NUMBER_LIMIT else None
+
+
+def html_non_negative_int(value: str | None) -> int | None:
+    """The HTML rules for parsing non-negative integers (spans, ``data-page``):
+    leading whitespace, an optional '+', then digits; anything after the digits
+    is ignored (``"2]"`` is 2). None where no digits come first."""
+    if value is None:
+        return None
+    match = _HTML_NON_NEGATIVE.match(value)
+    return int(match.group(1)) if match else None
+
+
+_HTML_NON_NEGATIVE = re.compile(r"[ \t\n\f\r]*\+?([0-9]+)")
 
 
 class ParsedInts(dict):

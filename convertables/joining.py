@@ -17,13 +17,14 @@ from typing import Callable, NamedTuple
 
 from . import registry
 from .diagnostics import Diagnostics
+from .export_names import CAMELOT_PAGE_TABLE
 from .model import Document, Table
 from .options import ReadOptions
 from .registry import Format
 
 # The per-table namings met in the wild, the document's name first.
 PER_TABLE_NAMES = (
-    re.compile(r"^(?P<doc>.+?)-page-(?P<page>\d+)-table-(?P<table>\d+)$", re.I),  # Camelot's export()
+    re.compile(r"^(?P<doc>.+?)-" + CAMELOT_PAGE_TABLE + "$", re.I),  # Camelot's export()
     re.compile(r"^(?P<doc>.+?)_page_?(?P<page>\d+)_table_?(?P<table>\d+)$", re.I),  # doc_page_1_table_2, doc_page1_table2
     re.compile(r"^(?P<doc>.+?)[-_]p(?P<page>\d+)[-_]t(?P<table>\d+)$", re.I),  # doc_p1_t2, doc-p1-t2
 )

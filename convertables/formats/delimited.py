@@ -54,16 +54,17 @@ Header flags, pages and boxes are not written; NUL characters are dropped
 
 from __future__ import annotations
 
-import codecs
 import os
 import re
 from collections import Counter
 
 from ..diagnostics import Diagnostics
+from ..export_names import camelot_page
 from ..grid import NUMBER_LIMIT, drop_pandas_default_labels, overlapping_cells
 from ..model import Cell, Document, Region, Table
 from ..options import PAGE, PANDAS_LABELS, Option, ReadOptions, WriteOptions
 from ..registry import Format
+from ..text_encoding import split_bom
 
 MAX_CELLS = 10_000_000
 """Files of more fields are refused (a cell costs some 150 bytes in memory)."""
@@ -75,13 +76,10 @@ SNIFF_CHARS = 65536
 DELIMITERS = {"comma": ",", "tab": "\t", "semicolon": ";", "pipe": "|"}
 """The delimiters considered, by the names ``--delimiter`` takes, in the order ties go."""
 
-_PAGE_IN_NAME = re.compile(r"-page-(\d+)-table-\d+", re.I)  # (html.py's: Camelot's export names)
-_BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"),
-         (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))  # (UTF-32's first: FF FE 00 00)
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
 _TOKEN = re.compile(r'"|\r\n|\r|\n|[,;\t|]')
 # Cells are made field by field: a third faster than calling Cell(), whose dataclass
-# __init__ runs in a frame of its own (as html.py makes them).
+# __init__ runs in a frame of its own (as html_tables.py makes them).
 _new = object.__new__
 
 
@@ -95,9 +93,9 @@ def _decode(data: bytes, diagnostics: Diagnostics, encoding: str | None) -> str:
             text = data.decode(encoding)
             hint = "is --encoding right?"
         else:
-            bom = next(((b, e) for b, e in _BOMS if data.startswith(b)), None)
-            if bom is not None:
-                text = data[len(bom[0]):].decode(bom[1])
+            announced, body = split_bom(data)
+            if announced is not None:
+                text = body.decode(announced)
             else:
                 try:
                     text = data.decode("utf-8")
@@ -210,7 +208,7 @@ def _table(table_id: int, rows: list[tuple[int, list[str]]], page: int, keep_lab
         for x, text in enumerate(fields):
             if "\r" in text:
                 text = text.replace("\r\n", "\n").replace("\r", "\n")
-            cell = _new(Cell)  # (every field set, as Cell(y, x, y, x, text) sets them; see html.py)
+            cell = _new(Cell)  # (every field set, as Cell(y, x, y, x, text) sets them; see html_tables.py)
             cell.start_row = cell.end_row = y
             cell.start_col = cell.end_col = x
             cell.content = text
@@ -240,8 +238,8 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
     delimiter = _delimiter(text, diagnostics, options)
     page = options.page
     if page is None:
-        name_match = _PAGE_IN_NAME.search(os.path.basename(diagnostics.file or ""))
-        page = int(name_match.group(1)) if name_match else 1
+        page = camelot_page(os.path.basename(diagnostics.file or ""))
+        page = 1 if page is None else page
         page = page if 1 <= page <= NUMBER_LIMIT else 1
     keep_labels = bool(options.keep_pandas_labels)
     doc = Document()

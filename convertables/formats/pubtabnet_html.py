@@ -7,9 +7,9 @@ and ground truth ``{"PMC4840965_004_00.png": {"html": "<html>..."}}``. Read only
 The file is a container (:mod:`convertables.containers`): each entry is a
 document named by its key without folders and suffix (``PMC4840965_004_00``),
 found by a scan of the file that never parses it whole, and read when wanted:
-its HTML by the ``html`` format's reader (the table model, header cells, spans,
-inline tags kept as markup, the skeleton as ``html_structure``), its
-``filename`` the key. Findings on an entry are at the line it starts on (the
+its HTML by the HTML table model (:mod:`convertables.html_tables`: header
+cells, spans, inline tags kept as markup, the skeleton as ``html_structure``),
+its ``filename`` the key. Findings on an entry are at the line it starts on (the
 HTML's own lines are not the file's). An entry whose value is neither a
 string nor an object with an ``html`` string is refused
 (``pubtabnet-html-invalid``); an empty string is a document without tables
@@ -22,9 +22,9 @@ import json
 import re
 from dataclasses import replace
 
-from .. import registry
 from ..containers import json_object_members, name_from_filename
 from ..diagnostics import Diagnostics
+from ..html_tables import read_document
 from ..jsonsafe import parse_json
 from ..model import Document
 from ..options import ReadOptions
@@ -57,7 +57,7 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
         return Document(filename=filename)
     own = Diagnostics(diagnostics.file)
     try:
-        doc = registry.get("html").reader()(value.encode("utf-8"), own, options)
+        doc = read_document(value, own, page=options.page or 1, keep_pandas_labels=bool(options.keep_pandas_labels))
     finally:  # (lines of the HTML text are not the file's: the entry's line stands for them)
         diagnostics.items.extend(replace(d, line=None, column=None) for d in own.items)
     diagnostics.regions_to_check = own.regions_to_check

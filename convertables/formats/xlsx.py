@@ -37,6 +37,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostics, InputError
+from ..export_names import camelot_page
 from ..grid import drop_pandas_default_labels, overlapping_cells
 from ..model import Cell, Document, Region, Table
 from ..options import PAGE, PANDAS_LABELS, Option, ReadOptions, WriteOptions
@@ -68,7 +69,6 @@ def _area(ref: str) -> int:
     return (abs(c1 - c0) + 1) * (abs(r1 - r0) + 1)
 
 
-_PANDAS_SHEET = re.compile(r"^page-(\d+)-table-\d+$", re.I)
 _PAGE_SHEET = re.compile(r"^page[ _-]?(\d+)$", re.I)  # "Page 3", as this module writes
 
 
@@ -172,13 +172,16 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
         if sheet.hidden_rows or sheet.hidden_cols:
             diagnostics.info("xlsx-hidden", f"sheet {sheet.title!r}: {sheet.hidden_rows} hidden row(s) and "
                                             f"{sheet.hidden_cols} hidden column(s) are kept")
-        name_match = _PANDAS_SHEET.match(sheet.title)
-        page_match = name_match or _PAGE_SHEET.match(sheet.title)
-        page = int(page_match.group(1)) if page_match else (options.page or 1) + position
+        camelot = camelot_page(sheet.title, sheet=True)
+        page_match = _PAGE_SHEET.match(sheet.title)
+        if camelot is not None:
+            page = camelot
+        else:
+            page = int(page_match.group(1)) if page_match else (options.page or 1) + position
         for cells in _tables(sheet.entries, split):
             if not cells:
                 continue
-            if name_match and not keep_labels:
+            if camelot is not None and not keep_labels:
                 dropped = drop_pandas_default_labels(cells)
                 if dropped is not None:
                     cells = dropped
