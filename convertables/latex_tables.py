@@ -70,6 +70,7 @@ MAX_DEPTH = 100
 """Groups and nested tabulars deeper than this are read as plain text."""
 
 _BEGIN = re.compile(r"\\begin\s*\{(tabular\*?|tabularx|tabulary|longtable\*?|array)\}")
+_BEGIN_TEXT = re.compile(r"\\begin\s*\{(tabular\*?|tabularx|tabulary|longtable\*?)\}")  # no math arrays
 _WIDTH_FIRST = {"tabular*", "tabularx", "tabulary"}  # a width before the column spec
 # The tokens that matter when a body is cut into rows and cells; text runs between them are skipped.
 _BODY_TOKEN = re.compile(r"%[^\n]*(?:\n[ \t]*)?|\\(?:[A-Za-z@]+\*?|.)|[{}&]", re.S)
@@ -167,13 +168,14 @@ def _arguments(text: str, i: int, spec: str) -> int:
     return i
 
 
-def find_tables(text: str, depth: int = 0) -> list[LatexTable]:
+def find_tables(text: str, depth: int = 0, arrays: bool = True) -> list[LatexTable]:
     """Every table environment of ``text``, in order (a table nested in another's
-    cell is that cell's text, not listed)."""
+    cell is that cell's text, not listed); ``arrays``: math's ``array`` too."""
     tables = []
     position = 0
+    begin = _BEGIN if arrays else _BEGIN_TEXT
     while True:
-        match = _BEGIN.search(text, position)
+        match = begin.search(text, position)
         if match is None:
             return tables
         table = read_environment(text, match, depth)

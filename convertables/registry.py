@@ -58,6 +58,7 @@ FORMAT_MODULES = (
     "docling",
     "pubtabnet",
     "pubtabnet_html",
+    "markdown",  # last: text with a pipe table's delimiter row, or a table after some text
 )
 """The modules of ``convertables.formats`` that declare a format, in the order
 their sniffers are asked (a dotted name is a module elsewhere)."""
