@@ -66,6 +66,8 @@ ENVIRONMENTS = ("tabular", "tabular*", "tabularx", "tabulary", "longtable", "lon
 
 MAX_SPAN = 1000
 """``\\multicolumn``/``\\multirow`` counts beyond it count as 1 (HTML's colspan cap)."""
+MAX_SLOTS = 10_000_000
+"""Short rows are filled up with empty cells up to this many slots in a table."""
 MAX_DEPTH = 100
 """Groups and nested tabulars deeper than this are read as plain text."""
 
@@ -622,6 +624,10 @@ def _grid(rows: list[list[str]], marks: list[tuple[int, str]], warnings: list, d
     spanning = [c for row in placed for c in row if c.end_row != c.start_row]
     if not spanning:
         if any(row[-1].end_col + 1 != width for row in placed):
+            if width * len(placed) > MAX_SLOTS:
+                warnings.append(("latex-too-large", f"{len(placed):,} rows of up to {width:,} columns: short rows "
+                                                    "are not filled up with empty cells"))
+                return [c for row in placed for c in row]
             for y, row in enumerate(placed):
                 row.extend(Cell(y, x, y, x, "") for x in range(row[-1].end_col + 1, width))
         return [c for row in placed for c in row]
@@ -659,6 +665,10 @@ def _grid(rows: list[list[str]], marks: list[tuple[int, str]], warnings: list, d
                         other.start_col <= cell.end_col and other.end_col >= cell.start_col:
                     dropped.add(id(other))
     kept = [c for row in placed for c in row if id(c) not in dropped]
+    if width * len(placed) > MAX_SLOTS:
+        warnings.append(("latex-too-large", f"{len(placed):,} rows of up to {width:,} columns: short rows are not "
+                                            "filled up with empty cells"))
+        return kept
     # A short row ends in empty cells, as LaTeX draws it (and LaTeXML writes it).
     covered = [0] * len(placed)  # the first free column of each row, right of every cell on it
     for c in kept:

@@ -43,6 +43,7 @@ class Member(NamedTuple):
 FORMAT_MODULES = (
     "abbyy",  # before icdar: both roots are <document>; abbyy's sniffer asks for the FineReader namespace
     "icdar",
+    "markdown",  # before html: a page of text whose first tag is a <table> is Markdown (its sniffer wants no "<" first)
     "html",
     "xlsx",
     "ctdar",
@@ -58,7 +59,6 @@ FORMAT_MODULES = (
     "docling",
     "pubtabnet",
     "pubtabnet_html",
-    "markdown",  # last: text with a pipe table's delimiter row, or a table after some text
 )
 """The modules of ``convertables.formats`` that declare a format, in the order
 their sniffers are asked (a dotted name is a module elsewhere)."""

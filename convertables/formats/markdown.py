@@ -56,12 +56,16 @@ from ..registry import Format
 
 MAX_WRITTEN_SLOTS = 10_000_000
 """Tables whose grid holds more slots are not written."""
+MAX_CELLS = 10_000_000
+"""Pages whose pipe tables hold more cells (short rows filled up) are refused."""
+MAX_INLINE = 4096
+"""Pipe cells longer than this are not read for inline markup (emphasis is matched by search)."""
 
 # -- the page: what holds no tables, and where tables are --------------------------------------
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
 _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
-_TABLE_TAG = re.compile(r"<(/?)table\b[^>]*>?", re.I)
+_TABLE_TAG = re.compile(r"<(/?)table\b[^>]{0,4096}>?", re.I)
 _PAGE_MARK = re.compile(r"\f|<!--\s*page[ _-]?break\s*-->|^\{(\d+)\}-{48}[ \t]*$", re.M | re.I)
 
 
@@ -260,9 +264,10 @@ def _inline_tokens(source: str, tokens: list[str], depth: int = 0) -> None:
 
 
 def pipe_cell(source: str) -> tuple[str, tuple[str, ...] | None]:
-    """A pipe cell's plain text, and its tokens where it has markup."""
+    """A pipe cell's plain text, and its tokens where it has markup. (A cell too
+    long to look for emphasis in bounded time is read as it is written.)"""
     source = source.strip()
-    if not _MARKED.search(source):
+    if not _MARKED.search(source) or len(source) > MAX_INLINE:
         if "  " in source or "\t" in source:
             source = _SPACES.sub(" ", source)
         return source, None
@@ -284,6 +289,9 @@ def pipe_cell(source: str) -> tuple[str, tuple[str, ...] | None]:
 
 def _pipe_table(table_id: int, rows: list[list[str]], page: int, line: int, diagnostics: Diagnostics) -> Table:
     width = len(rows[0])
+    if width * len(rows) > MAX_CELLS:
+        raise diagnostics.fail("markdown-too-large", f"table {table_id}: {len(rows):,} rows of {width:,} cells; "
+                                                     f"tables of more than {MAX_CELLS:,} cells are refused", line=line)
     header_rows = 1
     cells: list[Cell] = []
     texts = [pipe_cell(source) for source in rows[0]]
