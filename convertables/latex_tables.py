@@ -68,8 +68,11 @@ MAX_SPAN = 1000
 """``\\multicolumn``/``\\multirow`` counts beyond it count as 1 (HTML's colspan cap)."""
 MAX_SLOTS = 10_000_000
 """Short rows are filled up with empty cells up to this many slots in a table."""
-MAX_DEPTH = 100
-"""Groups and nested tabulars deeper than this are read as plain text."""
+MAX_DEPTH = 12
+"""Groups nested deeper than this are read as plain text."""
+MAX_NESTED_TABLES = 3
+"""Tabulars nested in cells deeper than this are read as plain text."""
+_TABLE_DEPTH = MAX_DEPTH // MAX_NESTED_TABLES
 
 _BEGIN = re.compile(r"\\begin\s*\{(tabular\*?|tabularx|tabulary|longtable\*?|array)\}")
 _BEGIN_TEXT = re.compile(r"\\begin\s*\{(tabular\*?|tabularx|tabulary|longtable\*?)\}")  # no math arrays
@@ -114,36 +117,38 @@ def _skip_space(text: str, i: int) -> int:
     return i
 
 
+_BRACES = re.compile(r"\\.|[{}]", re.S)
+_BRACKETS = re.compile(r"\\.|[{}\[\]]", re.S)
+
+
 def _group_end(text: str, i: int, opening: str = "{", closing: str = "}") -> int:
     """The index after the group opened at ``text[i]`` (``-1`` if it never closes).
     Braces escaped by a backslash do not count; for ``[`` groups, brackets inside
-    braces do not either."""
+    braces do not either. (Found by a search that passes over text between braces.)"""
     depth = 0
     brace = 0
-    n = len(text)
-    while i < n:
-        ch = text[i]
-        if ch == "\\":
-            i += 2
-            continue
-        if opening != "{":
+    if opening == "{":
+        for match in _BRACES.finditer(text, i):
+            ch = match.group()
             if ch == "{":
-                brace += 1
-            elif ch == "}":
-                brace -= 1
-            elif brace == 0 and ch == opening:
                 depth += 1
-            elif brace == 0 and ch == closing:
+            elif ch == "}":
                 depth -= 1
                 if depth == 0:
-                    return i + 1
-        elif ch == "{":
-            depth += 1
+                    return match.end()
+        return -1
+    for match in _BRACKETS.finditer(text, i):
+        ch = match.group()
+        if ch == "{":
+            brace += 1
         elif ch == "}":
+            brace -= 1
+        elif brace == 0 and ch == opening:
+            depth += 1
+        elif brace == 0 and ch == closing:
             depth -= 1
             if depth == 0:
-                return i + 1
-        i += 1
+                return match.end()
     return -1
 
 
@@ -506,7 +511,8 @@ def _convert(text: str, out: list[str], depth: int) -> None:
             name, after = _braced(text, i)
             name = name.strip()
             if name in ENVIRONMENTS:
-                nested = read_environment(text, _BEGIN.match(text, token.start()), depth + 1) \
+                # (a nested tabular counts as several groups: at most MAX_NESTED_TABLES of them)
+                nested = read_environment(text, _BEGIN.match(text, token.start()), depth + _TABLE_DEPTH) \
                     if _BEGIN.match(text, token.start()) else None
                 if nested is not None:
                     out.append(_nested_text(nested))

@@ -58,8 +58,8 @@ MAX_WRITTEN_SLOTS = 10_000_000
 """Tables whose grid holds more slots are not written."""
 MAX_CELLS = 10_000_000
 """Pages whose pipe tables hold more cells (short rows filled up) are refused."""
-MAX_INLINE = 4096
-"""Pipe cells longer than this are not read for inline markup (emphasis is matched by search)."""
+MAX_INLINE = 1024
+"""Emphasis is not looked for in pipe cells longer than this (it is matched by a search to its closing mark)."""
 
 # -- the page: what holds no tables, and where tables are --------------------------------------
 
@@ -220,6 +220,7 @@ _INLINE = re.compile(
     r"|(?<![A-Za-z0-9_])_(?=[^\s_])(?P<em_under>.+?)(?<=[^\s_])_(?![A-Za-z0-9_]))",
     re.S,
 )
+_INLINE_PLAIN = re.compile(_INLINE.pattern.split("|(?P<strong>")[0], re.S)  # no emphasis
 _MARKED = re.compile(r"[`\\<&*_]")
 _SPACES = re.compile(r"[ \t\r\n\f\v]+")
 _VOID = {"br", "img", "hr", "wbr"}
@@ -230,7 +231,8 @@ def _inline_tokens(source: str, tokens: list[str], depth: int = 0) -> None:
         tokens.extend(source)
         return
     position = 0
-    for match in _INLINE.finditer(source):
+    # (emphasis is found by a search to its closing mark: in a long cell, not looked for)
+    for match in (_INLINE if len(source) <= MAX_INLINE else _INLINE_PLAIN).finditer(source):
         tokens.extend(source[position:match.start()])
         position = match.end()
         kind = match.lastgroup
@@ -264,10 +266,9 @@ def _inline_tokens(source: str, tokens: list[str], depth: int = 0) -> None:
 
 
 def pipe_cell(source: str) -> tuple[str, tuple[str, ...] | None]:
-    """A pipe cell's plain text, and its tokens where it has markup. (A cell too
-    long to look for emphasis in bounded time is read as it is written.)"""
+    """A pipe cell's plain text, and its tokens where it has markup."""
     source = source.strip()
-    if not _MARKED.search(source) or len(source) > MAX_INLINE:
+    if not _MARKED.search(source):
         if "  " in source or "\t" in source:
             source = _SPACES.sub(" ", source)
         return source, None
