@@ -78,7 +78,7 @@ _BEGIN = re.compile(r"\\begin\s*\{(tabular\*?|tabularx|tabulary|longtable\*?|arr
 _BEGIN_TEXT = re.compile(r"\\begin\s*\{(tabular\*?|tabularx|tabulary|longtable\*?)\}")  # no math arrays
 _WIDTH_FIRST = {"tabular*", "tabularx", "tabulary"}  # a width before the column spec
 # The tokens that matter when a body is cut into rows and cells; text runs between them are skipped.
-_BODY_TOKEN = re.compile(r"%[^\n]*(?:\n[ \t]*)?|\\(?:[A-Za-z@]+\*?|.)|[{}&]", re.S)
+_BODY_TOKEN = re.compile(r"%[^\n]*(?:\n[ \t]*)?|\\(?:[A-Za-z@]+\*?|.)|[{}]", re.S)
 _ROW_END = {"\\\\", "\\tabularnewline", "\\cr", "\\\\*"}
 # Between rows: not text. Each with the arguments it takes ('o' optional [..], '(' optional (..), 'm' mandatory).
 _RULES = {
@@ -208,13 +208,27 @@ def read_environment(text: str, match: re.Match, depth: int = 0) -> LatexTable:
 
 # -- cutting a body into rows and cells ------------------------------------------------------
 
+_new = object.__new__
+_AMPERSAND = "\ufdee"  # an "&" that does not end a cell (escaped, or in a group), while a row is cut
+
+
+def _cells_of(pieces: list[str]) -> list[str]:
+    """A row's source cut at its ampersands (those in groups and escaped ones kept)."""
+    row = "".join(pieces)
+    cells = row.split("&")
+    if _AMPERSAND in row:
+        cells = [cell.replace(_AMPERSAND, "&") for cell in cells]
+    return cells
+
+
 def _cut(text: str, i: int, environment: str) -> tuple[list[list[str]], list[tuple[int, str]], int]:
     """The body from ``i`` as rows of cell sources (comments and rules taken
     out), the longtable marks (rows before the mark, the mark), and the index
-    after ``\\end{environment}`` (-1 where it never comes)."""
+    after ``\\end{environment}`` (-1 where it never comes). Only braces,
+    comments and control sequences are looked at one by one; a row is cut at
+    its ampersands in one go, those inside groups masked first."""
     rows: list[list[str]] = []
     marks: list[tuple[int, str]] = []
-    cells: list[str] = []
     pieces: list[str] = []
     start = i
     depth = 0
@@ -229,14 +243,21 @@ def _cut(text: str, i: int, environment: str) -> tuple[list[list[str]], list[tup
         position = token.end()
         first = value[0]
         if first == "{":
+            if depth == 0:
+                pieces.append(text[start:token.start()])
+                start = token.start()
             depth += 1
             continue
         if first == "}":
             if depth > 0:
                 depth -= 1
+                if depth == 0:
+                    pieces.append(text[start:position].replace("&", _AMPERSAND))
+                    start = position
             continue
         if first == "%":
-            pieces.append(text[start:token.start()])
+            piece = text[start:token.start()]
+            pieces.append(piece.replace("&", _AMPERSAND) if depth else piece)
             start = position
             continue
         if depth > 0:
@@ -244,29 +265,32 @@ def _cut(text: str, i: int, environment: str) -> tuple[list[list[str]], list[tup
                 depth += 1
             elif value == "\\end":
                 depth -= 1
+                if depth == 0:
+                    position = _arguments(text, position, "m")
+                    pieces.append(text[start:position].replace("&", _AMPERSAND))
+                    start = position
             continue
-        if first == "&":
+        if value == "\\&":
             pieces.append(text[start:token.start()])
-            cells.append("".join(pieces))
-            pieces = []
+            pieces.append("\\" + _AMPERSAND)
             start = position
             continue
         if value == "\\end":
             name_end = _arguments(text, position, "m")
             if text[position:name_end].strip().strip("{}").strip() == environment:
                 pieces.append(text[start:token.start()])
-                cells.append("".join(pieces))
-                rows.append(cells)
+                rows.append(_cells_of(pieces))
                 return rows, marks, name_end
             continue  # a stray \end: left in the text
         if value == "\\begin":
+            pieces.append(text[start:token.start()])
+            start = token.start()
             depth += 1
             continue
         if value in _ROW_END:
             pieces.append(text[start:token.start()])
-            cells.append("".join(pieces))
-            rows.append(cells)
-            cells, pieces = [], []
+            rows.append(_cells_of(pieces))
+            pieces = []
             if value == "\\\\":
                 j = _skip_space(text, position)
                 if j < n and text[j] == "*":
@@ -281,14 +305,13 @@ def _cut(text: str, i: int, environment: str) -> tuple[list[list[str]], list[tup
             continue
         if value in _LONGTABLE_MARKS:
             pieces.append(text[start:token.start()])
-            cells.append("".join(pieces))
-            rows.append(cells)
-            cells, pieces = [], []
+            rows.append(_cells_of(pieces))
+            pieces = []
             marks.append((len(rows), value))
             start = position
-    pieces.append(text[start:n])
-    cells.append("".join(pieces))
-    rows.append(cells)
+    piece = text[start:n]
+    pieces.append(piece.replace("&", _AMPERSAND) if depth else piece)
+    rows.append(_cells_of(pieces))
     return rows, marks, -1
 
 
@@ -321,6 +344,8 @@ def _count(raw: str, what: str, warnings: list) -> int:
 def _spans(source: str, warnings: list) -> tuple[int, int, str, bool]:
     """(columns, rows, the cell's source without the span commands, whether a
     span command was written) of one cell's source."""
+    if "\\multi" not in source:
+        return 1, 1, source, False
     columns, rows, written = 1, 1, False
     match = _MULTICOLUMN.match(source)
     if match:
@@ -413,6 +438,7 @@ _MATH_ENVIRONMENTS = {"equation", "equation*", "align", "align*", "math", "displ
                       "vmatrix", "cases", "split", "aligned"}
 _TEXT_TOKEN = re.compile(r"\\(?:[A-Za-z@]+\*?|.)|\$\$|[${}~\n]|---?|``|''|[^\\${}~\n\-`']+|.", re.S)
 _SPACES = re.compile(r"[ \t\r\n\f\v]+")
+_SPECIAL = re.compile(r"[\\{}$~`'\-]")  # what makes a cell's source more than its text
 _LETTERS = re.compile(r"[A-Za-z@]")
 
 
@@ -574,8 +600,7 @@ def _nested_text(table: LatexTable) -> str:
 
 def cell_text(source: str, depth: int = 0) -> tuple[str, tuple[str, ...] | None]:
     """The text of a cell's LaTeX source, and its markup tokens where it has any."""
-    if "\\" not in source and "{" not in source and "$" not in source and "~" not in source and \
-            "-" not in source and "`" not in source and "'" not in source:
+    if _SPECIAL.search(source) is None:
         text = source.strip()
         if "  " in text or not text.isprintable():
             text = _SPACES.sub(" ", text)
@@ -604,25 +629,41 @@ def _grid(rows: list[list[str]], marks: list[tuple[int, str]], warnings: list, d
     if marks:
         rows, header_rows = _longtable_order(rows, marks, warnings)
     placed: list[list[Cell]] = []
-    grid_rows: list[int] = []  # the source row of each grid row (header marks)
+    special = _SPECIAL.search
+    collapse = _SPACES.sub
     for index, sources in enumerate(rows):
         if len(sources) == 1 and not sources[0].strip():
             continue  # a line with nothing on it
         x = 0
         row_cells = []
         y = len(placed)
+        header = index in header_rows
+        plain_row = special("".join(sources)) is None
         for source in sources:
+            if plain_row or special(source) is None:  # plain text: no span, no markup (most cells)
+                text = source.strip()
+                if "  " in text or not text.isprintable():
+                    text = collapse(" ", text)
+                # (made field by field: Cell()'s generated __init__ costs more than the rest of the loop)
+                cell = _new(Cell)
+                cell.start_row = cell.end_row = y
+                cell.start_col = cell.end_col = x
+                cell.content = text
+                cell.id = cell.bbox = cell.markup = None
+                cell.header = header
+                cell.instructions = ()
+                row_cells.append(cell)
+                x += 1
+                continue
             columns, spanned_rows, source, _ = _spans(source, warnings)
             text, markup = cell_text(source, depth)
             if spanned_rows > 0:
                 y0, y1 = y, y + spanned_rows - 1
             else:
                 y0, y1 = y + spanned_rows + 1, y
-            cell = Cell(y0, x, y1, x + columns - 1, text, header=index in header_rows, markup=markup)
-            row_cells.append(cell)
+            row_cells.append(Cell(y0, x, y1, x + columns - 1, text, None, None, header, (), markup))
             x += columns
         placed.append(row_cells)
-        grid_rows.append(index)
     if not placed:
         return []
     last = len(placed) - 1
@@ -712,8 +753,11 @@ def tables_from_latex(text: str, diagnostics: Diagnostics, page: int, first_id: 
                       line_offset: int = 0) -> list[Table]:
     """The tables of LaTeX ``text``, their findings reported at their lines."""
     tables = []
+    line = 1 + line_offset
+    counted = 0
     for found in find_tables(text):
-        line = text.count("\n", 0, found.start) + 1 + line_offset
+        line += text.count("\n", counted, found.start)
+        counted = found.start
         for code, message in found.warnings:
             diagnostics.warning(code, f"table {first_id + len(tables)}: {message}", line=line)
         tables.append(Table(first_id + len(tables), [Region(0, page, cells=found.cells)]))

@@ -153,12 +153,12 @@ def _row_cells(line: str) -> list[str] | None:
     stripped = line.strip()
     if "|" not in stripped:
         return None
-    parts = _SPLIT.split(stripped)
+    parts = _SPLIT.split(stripped) if "\\" in stripped else stripped.split("|")
     if len(parts) == 1:
         return None
-    if stripped.startswith("|"):
+    if stripped[0] == "|":
         parts = parts[1:]
-    if len(parts) > 1 and stripped.endswith("|") and not stripped.endswith("\\|"):
+    if len(parts) > 1 and stripped[-1] == "|" and stripped[-2:] != "\\|":
         parts = parts[:-1]
     return parts
 
@@ -224,6 +224,7 @@ _INLINE_PLAIN = re.compile(_INLINE.pattern.split("|(?P<strong>")[0], re.S)  # no
 _MARKED = re.compile(r"[`\\<&*_]")
 _SPACES = re.compile(r"[ \t\r\n\f\v]+")
 _VOID = {"br", "img", "hr", "wbr"}
+_new = object.__new__
 
 
 def _inline_tokens(source: str, tokens: list[str], depth: int = 0) -> None:
@@ -302,16 +303,39 @@ def _pipe_table(table_id: int, rows: list[list[str]], page: int, line: int, diag
         rows = rows[1:]
         header_rows = 0
     ragged = 0
+    marked = _MARKED.search
+    collapse = _SPACES.sub
+    append = cells.append
+    new = _new
     for y, row in enumerate(rows):
         if len(row) > width:
             ragged += 1
             row = row[:width]
+        header = y < header_rows
+        if not header and len(row) == width and marked("".join(row)) is None:
+            # No markup in the row, as most rows: each cell's text as written, made field by field
+            # (Cell()'s generated __init__ costs more than the rest of the loop).
+            for x, source in enumerate(row):
+                text = source.strip()
+                if "  " in text or "\t" in text:
+                    text = collapse(" ", text)
+                cell = new(Cell)
+                cell.start_row = cell.end_row = y
+                cell.start_col = cell.end_col = x
+                cell.content = text
+                cell.id = cell.bbox = cell.markup = None
+                cell.header = False
+                cell.instructions = ()
+                append(cell)
+            continue
         for x in range(width):
-            if x < len(row):
-                text, markup = texts[x] if (y == 0 and header_rows) else pipe_cell(row[x])
+            if header:
+                text, markup = texts[x]
+            elif x < len(row):
+                text, markup = pipe_cell(row[x])
             else:
                 text, markup = "", None
-            cells.append(Cell(y, x, y, x, text, header=y < header_rows, markup=markup))
+            append(Cell(y, x, y, x, text, None, None, header, (), markup))
     if ragged:
         diagnostics.warning("markdown-ragged", f"table {table_id}: {ragged} row(s) with more cells than the header "
                                                "row; the cells past it are left out", line=line)
