@@ -103,10 +103,6 @@ class LatexTable:
     warnings: list[tuple[str, str]] = field(default_factory=list)
     """(code, message) pairs."""
 
-    @property
-    def line_offset(self) -> int:
-        return self.start
-
 
 # -- finding environments --------------------------------------------------------------------
 
@@ -681,7 +677,7 @@ def _grid(rows: list[list[str]], marks: list[tuple[int, str]], warnings: list, d
     dropped: set[int] = set()
     for cell in spanning:
         if cell.start_row < 0:
-            warnings.append(("latex-span", f"a \\multirow reaching above the first row ends at it"))
+            warnings.append(("latex-span", "a \\multirow reaching above the first row ends at it"))
             cell.start_row = 0
         if cell.end_row > last:
             cell.end_row = last

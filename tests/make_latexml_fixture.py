@@ -21,7 +21,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from lxml import etree, html
+from lxml import html
 
 HERE = Path(__file__).resolve().parent / "data" / "latexml"
 PREAMBLE = ("\\documentclass{article}\n\\usepackage[utf8]{inputenc}\n\\usepackage{multirow}\n"

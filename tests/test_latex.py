@@ -197,7 +197,6 @@ def test_the_writer_writes_spans_escapes_and_line_breaks_that_read_back():
     got = {(c.start_row, c.start_col, c.end_row, c.end_col): c.content for c in back.tables[0].cells()}
     for cell in doc.tables[0].cells():
         assert got[cell.start_row, cell.start_col, cell.end_row, cell.end_col] == cell.content
-    assert back.tables[0].cells()[-2].markup is None or True
     assert [c.markup for c in back.tables[0].cells() if c.content == "x"] == [("<b>", "x", "</b>")]
 
 
@@ -231,7 +230,8 @@ def test_convert_score_and_check_through_the_command_line(tmp_path):
         scores[metric] = json.loads(outcome.stdout)
     assert 0.9 < scores["teds"]["documents"][0]["tables"][0]["teds"] < 1
     structure = scores["structure"]["total"]
-    assert structure["gt"] == structure["detected"] and structure["correct"] == structure["gt"] - 4  # the changed cell's four links
+    # the changed cell's four links are lost
+    assert structure["gt"] == structure["detected"] and structure["correct"] == structure["gt"] - 4
     checked = invoke("check", gt, "--format", "json")
     assert checked.exit_code == 0, checked.output
     assert "latex" in invoke("formats").output

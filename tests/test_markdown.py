@@ -111,6 +111,31 @@ def test_mineru_unquoted_rowspans(corpus):
     assert spanning and spanning[0].content == "Y"
 
 
+def test_mineru_documentation_page_tables_outside_its_code_blocks(corpus):
+    """MinerU's own Markdown (its docs on its output files): eight pipe tables, and a
+    content_list example whose table_body HTML sits in a fenced code block."""
+    path = corpus("parsers", "mineru", "output_files.md")
+    doc = read_document(path.read_bytes(), MARKDOWN, path.name, ReadOptions(), Diagnostics())
+    assert len(doc.tables) == 8
+    assert [c.content for c in doc.tables[0].cells()][:4] == ["Field Name", "Type", "Description", "pdf_info"]
+    assert doc.tables[0].cells()[3].markup == ("<code>", *"pdf_info", "</code>")
+    assert not any(c.content in ("Site", "Percentile") for t in doc.tables for c in t.cells())
+
+
+def test_omnidocbench_predicted_tables_read_with_the_grids_of_their_normalised_html(corpus):
+    """OmniDocBench's end-to-end run: each table as the model wrote it, read inside a
+    page, has the spans of OmniDocBench's own normalised HTML of it."""
+    path = corpus("markdown-pages", "omnidocbench", "end2end_quick_match_table_result.json")
+    html = registry.FORMATS["html"].reader()
+    entries = json.loads(path.read_text(encoding="utf-8"))
+    assert len(entries) == 10
+    for entry in entries:
+        (ours,) = MARKDOWN.reader()(("Page text.\n\n" + entry["pred"]).encode("utf-8"), Diagnostics()).tables
+        (theirs,) = html(entry["norm_pred"].encode("utf-8"), Diagnostics()).tables
+        assert sorted((c.start_row, c.start_col, c.end_row, c.end_col) for c in ours.cells()) == \
+            sorted((c.start_row, c.start_col, c.end_row, c.end_col) for c in theirs.cells())
+
+
 # -- olmOCR-bench: its table tests' facts hold in the grids ---------------------------------------
 
 def _fact_holds(test: dict, table: Table) -> bool:
@@ -182,7 +207,8 @@ def test_dialects_in_order_and_what_holds_no_tables():
     text = ("# Results\n\n<div><table><tr><td rowspan=2>A</td><td>b<table><tr><td>in</td></tr></table></td></tr>"
             "<tr><td>c</td></tr></table></div>\n\n```\n| no | table |\n|---|---|\n<table><tr><td>no</td></tr></table>\n"
             "```\n\n<!-- <table><tr><td>no</td></tr></table> -->\n\n"
-            "\\begin{tabular}{|l|c|}\\hline \\multirow{2}{*}{X} & 1 \\\\ \\cline{2-2} & 2 \\\\ \\hline\\end{tabular}\n\n"
+            "\\begin{tabular}{|l|c|}\\hline \\multirow{2}{*}{X} & 1 \\\\ \\cline{2-2} & 2 \\\\ \\hline"
+            "\\end{tabular}\n\n"
             "$$\\begin{array}{cc} a & b \\end{array}$$\n\n| p | q |\n|---|---|\n| 1 | 2 |\n")
     doc, _ = _read(text)
     assert [_cells(t) for t in doc.tables] == [
@@ -195,7 +221,8 @@ def test_dialects_in_order_and_what_holds_no_tables():
 
 
 def test_page_marks_of_parsers_set_the_pages():
-    text = ("| a |\n|---|\n| 1 |\n\n<!-- page break -->\n\n| b |\n|---|\n| 2 |\n\f\n<table><tr><td>c</td></tr></table>\n"
+    text = ("| a |\n|---|\n| 1 |\n\n<!-- page break -->\n\n| b |\n|---|\n| 2 |\n\f\n"
+            "<table><tr><td>c</td></tr></table>\n"
             "\n{6}------------------------------------------------\n\n| d |\n|---|\n| 4 |\n")
     doc, _ = _read(text)
     assert [t.page for t in doc.tables] == [1, 2, 3, 7]

@@ -236,7 +236,6 @@ def _inline_tokens(source: str, tokens: list[str], depth: int = 0) -> None:
     for match in (_INLINE if len(source) <= MAX_INLINE else _INLINE_PLAIN).finditer(source):
         tokens.extend(source[position:match.start()])
         position = match.end()
-        kind = match.lastgroup
         if match.group("code") is not None:
             tokens.append("<code>")
             tokens.extend(match.group("code_text").strip() if match.group("code_text").strip() else
@@ -262,7 +261,6 @@ def _inline_tokens(source: str, tokens: list[str], depth: int = 0) -> None:
             tokens.append("<i>")
             _inline_tokens(match.group("em_text") or match.group("em_under") or "", tokens, depth + 1)
             tokens.append("</i>")
-        del kind
     tokens.extend(source[position:])
 
 
