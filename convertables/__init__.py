@@ -4,7 +4,7 @@ The library API mirrors the command line::
 
     from convertables import check, convert, read, score, write, dumps
     convert("gt/", "gt-json/", to_format="json")  # a ConvertReport
-    check(["submission/"], gt="gt/")               # a CheckReport (.findings, .errors)
+    check(["submission/"], gt="gt/")               # a CheckReport (.findings, .error_count)
     score("gt/", "results/", metric="ctdar-b", compat=True)  # a ScoreReport (.total, .documents)
     doc = read("eu-001-str.xml")                   # format from content and suffix
     for name, doc in read_documents("val.jsonl"):  # each document of a container, read as asked for
@@ -16,17 +16,27 @@ The model lives in :mod:`convertables.model`, the formats in
 :mod:`convertables.registry`, the metrics in :mod:`convertables.scoring`.
 """
 
-from .api import check, convert, score
-from .containers import read_documents
 from .diagnostics import Diagnostic, Diagnostics, InputError, Severity, UsageError
-from .files import dumps, read, write
 from .model import BBox, Cell, Document, Frame, Instruction, Page, Region, Table
 from .options import ReadOptions, WriteOptions
 
+# The functions are imported on first use, and the version looked up then: the
+# command line's first keystroke (--help, --version) needs neither.
+_FUNCTIONS = {"check": "api", "convert": "api", "score": "api", "read_documents": "containers",
+              "dumps": "files", "read": "files", "write": "files"}
+
 
 def __getattr__(name: str):
-    # The version is looked up on first use: importlib.metadata costs 40 ms at start-up.
+    if name in _FUNCTIONS:
+        import importlib
+
+        return getattr(importlib.import_module(f"{__name__}.{_FUNCTIONS[name]}"), name)
     if name == "__version__":
+        from .plugins import version_of
+
+        found = version_of("convertables")  # (its metadata folder's name: importlib.metadata costs more)
+        if found is not None:
+            return found
         from importlib.metadata import PackageNotFoundError, version
 
         try:

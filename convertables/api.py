@@ -10,7 +10,7 @@ names with ``_`` for ``-``), the same checks, the same results.
 (1, b'{\\n "format": "convertables",\\n ')
 
 >>> found = check(["samples/icdar/sample-str.xml"])
->>> found.ok(), found.errors, found.warnings
+>>> found.ok(), found.error_count, found.warning_count
 (True, 0, 0)
 
 >>> scored = score("samples/icdar", "samples/icdar")
@@ -26,7 +26,7 @@ from typing import Any, Callable, Iterable
 
 from .diagnostics import Diagnostics, UsageError
 from .model import Document
-from .reports import CheckReport, ConvertReport
+from .reporters import CheckReport, ConvertReport
 
 PathLike = str | os.PathLike
 
@@ -124,7 +124,7 @@ def check(
     content): the format's schema, the readers' findings, the rules on the
     document, and with ``gt`` (a folder) the pairing with the ground truth.
 
-    >>> check(["samples/icdar/sample-str.xml"], model="region").errors > 0
+    >>> check(["samples/icdar/sample-str.xml"], model="region").error_count > 0
     True
     """
     from .checks import CheckOptions, check_document, check_paths

@@ -1,4 +1,4 @@
-"""The command line: parse options, call the library, report (STYLE.md, principle 6).
+"""The command line: parse options, call the library, report; the work is the library's.
 
 Exit codes, one meaning for every command (README, "Exit codes"):
 
@@ -11,7 +11,7 @@ Exit codes, one meaning for every command (README, "Exit codes"):
 """
 
 # (No `from __future__ import annotations`: Typer would then evaluate every
-# command's annotations from strings at each start, ~10 ms.)
+# command's annotations from strings at each start.)
 
 import inspect
 import json
@@ -32,7 +32,7 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 # The commands are declared on `commands`, the root's options on `app`. Typer
 # builds the click object of every command it knows at each start (reading each
-# function's signature and annotations: ~20 ms, a fifth of a small conversion);
+# function's signature and annotations, a large part of a small conversion);
 # the root group below builds only the command that is run (every one for --help).
 commands = typer.Typer()
 
@@ -45,8 +45,15 @@ class _CommandsByName(MutableMapping):
         self._declared = {info.name or get_command_name(info.callback.__name__): info
                           for info in commands.registered_commands}
         self._built: dict = {}
+        self.listing = False
+        """True while the root's help lists the commands: each is then built
+        without its options (its name and help are all the list shows)."""
 
     def __getitem__(self, name: str):
+        if self.listing and name not in self._built:
+            info = self._declared[name]
+            if info is not None:
+                return self._build(_listed(info))
         if name not in self._built:
             self._built[name] = self._build(self._declared[name])  # (KeyError: no such command)
         return self._built[name]
@@ -70,7 +77,29 @@ class _Root(TyperGroup):
     def __init__(self, **settings):
         super().__init__(**settings)
         self.commands = _CommandsByName(lambda info: get_command_from_info(
-            _made(info), pretty_exceptions_short=app.pretty_exceptions_short, rich_markup_mode=self.rich_markup_mode))
+            _with_declared_options(info), pretty_exceptions_short=app.pretty_exceptions_short, rich_markup_mode=self.rich_markup_mode))
+
+    def format_help(self, ctx, formatter):
+        self.commands.listing = True
+        try:
+            return super().format_help(ctx, formatter)
+        finally:
+            self.commands.listing = False
+
+
+def _listed(info):
+    """A command's declaration as the root's list of commands shows it: its
+    name and help, without the parameters (the formats' and metrics' options)."""
+    from copy import copy
+
+    def listed() -> None:
+        """A stand-in for the list of commands."""
+
+    listed.__name__ = info.callback.__name__
+    shown = copy(info)
+    shown.help = info.help if info.help is not None else inspect.getdoc(info.callback)
+    shown.callback = listed
+    return shown
 
 
 app = typer.Typer(
@@ -142,7 +171,7 @@ def _convert(
     """One conversion command: the fixed options, and ``settings``, the formats'
     own options by name (the library gives each to the reader or writer that declares it)."""
     from .api import convert as convert_files
-    from .reports import Streams, reporter
+    from .reporters import Streams, reporter
 
     streams = Streams(verbose=verbose, quiet=quiet)
     progress = {"done": 0, "total": 0, "bar": None}
@@ -292,7 +321,7 @@ SHORTCUTS = [
 
 def _declare_conversion_commands() -> None:
     """``convert`` and the shortcuts, declared by name only: each one's function,
-    with its signature, is made when the command is built (see _made), which
+    with its signature, is made when the command is built (see _with_declared_options), which
     imports every format's declaration."""
     for source, target in [(None, None), *SHORTCUTS]:
         name = f"{source}2{target}" if source else "convert"
@@ -307,17 +336,17 @@ def _declare_conversion_commands() -> None:
         commands.command(name, help=help_text)(declared)
 
 
-def _made(info):
+def _with_declared_options(info):
     """A command's declaration, with a declared command's function made
     (conversions from the formats' declarations, score from the metrics')."""
     conversion = getattr(info.callback, "conversion", None)
-    made = getattr(info.callback, "made", None)
-    if conversion is None and made is None:
+    make_function = getattr(info.callback, "make_function", None)
+    if conversion is None and make_function is None:
         return info
     from copy import copy
 
     info = copy(info)
-    info.callback = _conversion_command(*conversion) if conversion else made()
+    info.callback = _conversion_command(*conversion) if conversion else make_function()
     return info
 
 
@@ -374,7 +403,7 @@ def check(
         convertables check gt/ --pdf-dir pdf/ --format github
     """
     from .api import check as check_files
-    from .reports import Streams, reporter
+    from .reporters import Streams, reporter
 
     try:
         chosen = reporter(report, "check")
@@ -432,7 +461,7 @@ def _score_command(
         convertables score --gt /data/gt --result /data/res --executor dask --scheduler tcp://10.0.0.5:8786
     """
     from .api import score as score_files
-    from .reports import Streams, reporter
+    from .reporters import Streams, reporter
     from .scoring import default_jobs
     from .scoring.report import write_csv_file
 
@@ -550,21 +579,22 @@ def merge_reports(
     raise typer.Exit(EXIT_FAILED if merged["errors"] else EXIT_OK)
 
 
-def _score_command_made():
+def _score_function():
     """``score`` with an option for every setting a metric declares, in a help
     panel naming the metrics that take it."""
-    from .scoring.metric import COMMON_SETTINGS, metrics
+    from .scoring.metric import COMMON_SETTINGS, metric_declarations
 
+    declared_metrics = metric_declarations()  # (read without importing the metric modules)
     takers: dict[str, tuple[Option, list[str]]] = {o.name: (o, []) for o in COMMON_SETTINGS}
-    for metric in metrics().values():
+    for metric in declared_metrics.values():
         for option in metric.settings:
             takers.setdefault(option.name, (option, []))[1].append(metric.name)
     fixed = [p.replace(kind=p.KEYWORD_ONLY) for p in inspect.signature(_score_command).parameters.values()
              if p.kind is not p.VAR_KEYWORD]
-    names = "|".join(metrics())
+    names = "|".join(declared_metrics)
     fixed[2] = fixed[2].replace(annotation=Annotated[str, typer.Option(
         "--metric", metavar=names, help="The metric (see docs/scoring.md).")])
-    variants = "; ".join(f"{m.name}: {' or '.join(m.variants)}" for m in metrics().values())
+    variants = "; ".join(f"{m.name}: {' or '.join(m.variants)}" for m in declared_metrics.values())
     declared = []
     for name, (option, names) in takers.items():
         panel = f"Settings of {', '.join(names)}" if names else None
@@ -589,7 +619,7 @@ def _declare_score_command() -> None:
     def score() -> None:
         """A stand-in, replaced by the command made from the metrics' declarations."""
 
-    score.made = _score_command_made  # type: ignore[attr-defined]
+    score.make_function = _score_function  # type: ignore[attr-defined]
     commands.command("score", help=_score_command.__doc__)(score)
 
 
@@ -601,9 +631,9 @@ def main() -> None:
 
     # A command builds hundreds of thousands of small objects that form no cycles
     # (cells, boxes); a larger first generation spares the collector re-scanning
-    # them every 700 allocations (HTML with 168,000 cells: -18%; 1,000,000 rather
-    # than 100,000: -1 to -2% more). Only cyclic garbage waits for a collection, and
-    # the readers and the scorer make none; acyclic objects go as soon as unused.
+    # them every 700 allocations (benchmarks/RESULTS.md). Only cyclic garbage waits
+    # for a collection, and the readers and the scorer make none; acyclic objects go
+    # as soon as unused.
     gc.set_threshold(1_000_000, 50, 100)
     try:
         app()

@@ -443,7 +443,7 @@ def write_atomic(path: Path, data: bytes, force: bool = False) -> None:
     (checked atomically: the new file is hard-linked into place)."""
     if not force and path.exists():
         raise _error("output-exists", "exists already; pass --force to replace it", path)
-    import tempfile  # (here: 5 ms of imports that scoring to the screen does not need)
+    import tempfile  # (here: imports that scoring to the screen does not need)
 
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

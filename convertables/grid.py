@@ -1,4 +1,4 @@
-"""Grid invariants, checked in one place for every reader (STYLE.md, principle 4).
+"""Grid invariants, checked in one place for every reader.
 
 Readers only parse; :func:`validate_document`, which ``files.read_document`` runs
 after every reader, then checks what every table must satisfy and reports each

@@ -2,7 +2,7 @@
 
 Every reader produces a :class:`Document`; every writer consumes one. Nothing in
 this module reads or writes files, and it imports nothing outside the standard
-library (see STYLE.md, principle 1).
+library.
 
 Conventions (README, "The canonical model"; docs/formats.md, "Coordinate frames"):
 

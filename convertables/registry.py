@@ -1,11 +1,15 @@
-"""The format registry: one line per format (STYLE.md, principles 2, 3 and 11).
+"""The format registry: one declaration per format, and detection.
 
-Each format module declares one :class:`Format` as ``FORMAT``: its name, file
-suffixes, how to recognise its content, what it holds, its native coordinate
-frame, the settings its reader and writer take (:class:`~convertables.options.Option`),
-and the ``read``/``write`` functions themselves. :data:`FORMAT_MODULES` lists the
-modules; they are imported on the first look at the registry, not when
-``convertables`` is imported.
+Each format is one :class:`Format`: its name, file suffixes, how to recognise
+its content, what it holds, its native coordinate frame, the settings its reader
+and writer take (:class:`~convertables.options.Option`), and the ``read``/``write``
+functions themselves. :data:`FORMAT_MODULES` lists the built-in formats' modules;
+their declarations are in :mod:`convertables.formats.declarations`, read without
+importing the modules, whose functions are imported on first use
+(:class:`OnUse`); each module's ``FORMAT`` is its declaration. A module listed
+without a declaration there is imported and its ``FORMAT`` taken. Plugins add
+formats by the ``convertables.formats`` entry point (:mod:`convertables.plugins`),
+programs by :func:`register`.
 
 Readers are ``read(data: bytes, diagnostics, options) -> Document`` and writers
 ``write(doc, diagnostics, options) -> bytes``. The command line builds every
@@ -146,16 +150,86 @@ class Format:
         return own
 
 
+class OnUse:
+    """A format's function named by its module and name, imported on its first
+    call: a format's declaration (its options, its help) is read without its
+    module, which may import lxml, openpyxl or numpy."""
+
+    __slots__ = ("module", "name", "_function")
+
+    def __init__(self, module: str, name: str):
+        self.module = module
+        self.name = name
+        self._function = None
+
+    def resolve(self) -> Callable:
+        if self._function is None:
+            self._function = getattr(importlib.import_module(self.module), self.name)
+        return self._function
+
+    def __call__(self, *args, **kwargs):
+        return (self._function or self.resolve())(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"OnUse({self.module!r}, {self.name!r})"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, OnUse) and (other.module, other.name) == (self.module, self.name)
+
+    def __hash__(self) -> int:
+        return hash((self.module, self.name))
+
+    def __reduce__(self):  # (worker processes import the module themselves)
+        return (OnUse, (self.module, self.name))
+
+
+ENTRY_POINT_GROUP = "convertables.formats"
+"""The entry-point group of format plugins: each entry names a :class:`Format`
+(``name = "package.module:FORMAT"``), or a module whose ``FORMAT`` is one."""
+
 _FORMATS: dict[str, Format] | None = None
+_REGISTERED: list[Format] = []
+
+
+def register(fmt: Format) -> Format:
+    """Add a format (a plugin's, or one made at run time) to the registry, after
+    the built-in ones and those of installed plugins; a format of a name already
+    registered replaces it. Returns ``fmt``."""
+    if not isinstance(fmt, Format):
+        raise TypeError(f"register() takes a Format, not {type(fmt).__name__}")
+    _REGISTERED.append(fmt)
+    _forget()
+    return fmt
+
+
+def _forget() -> None:
+    global _FORMATS
+    _FORMATS = None
+    _DECLARED.clear()
+
+
+def _plugin_formats() -> list[Format]:
+    from .plugins import entry_points, load
+
+    return [fmt for entry in entry_points(ENTRY_POINT_GROUP) for fmt in load(entry, "FORMAT", Format)]
 
 
 def formats() -> dict[str, Format]:
-    """Every format by name, in :data:`FORMAT_MODULES`' order."""
+    """Every format by name: the built-in ones in :data:`FORMAT_MODULES`' order
+    (their declarations, read without importing their modules), then those of
+    installed plugins (the ``convertables.formats`` entry points), then those
+    given to :func:`register`."""
     global _FORMATS
     if _FORMATS is None:
+        from .formats.declarations import DECLARED
+
         found: dict[str, Format] = {}
         for module in FORMAT_MODULES:
-            fmt = importlib.import_module(module if "." in module else f"convertables.formats.{module}").FORMAT
+            fmt = DECLARED.get(module)
+            if fmt is None:  # a module without a declaration of its own there: its FORMAT
+                fmt = importlib.import_module(module if "." in module else f"convertables.formats.{module}").FORMAT
+            found[fmt.name] = fmt
+        for fmt in (*_plugin_formats(), *_REGISTERED):
             found[fmt.name] = fmt
         _FORMATS = found
     return _FORMATS

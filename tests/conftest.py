@@ -16,6 +16,18 @@ CORPUS = Path(os.environ.get("CONVERTABLES_CORPUS", ROOT.parent / "shared" / "co
 CASES = Path(__file__).resolve().parent / "cases"
 
 
+def load_script(path: Path):
+    """A script of the checkout (tools/, benchmarks/) loaded as a module."""
+    import importlib.util
+    import sys
+
+    spec = importlib.util.spec_from_file_location(f"script_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # (dataclasses look their module up there)
+    spec.loader.exec_module(module)
+    return module
+
+
 def corpus_path(*parts: str) -> Path:
     """A path in the shared corpus, or a skip if it is not there."""
     path = CORPUS.joinpath(*parts)

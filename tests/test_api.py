@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 import convertables
 from convertables import UsageError, api, check, convert, read, score
 from convertables.cli import app
-from convertables.reports import REPORTER_BY_NAME, reporter, reporter_names
+from convertables.reporters import REPORTER_BY_NAME, reporter, reporter_names
 from tests.conftest import ROOT
 
 SAMPLES = ROOT / "samples"
@@ -54,7 +54,7 @@ def test_convert_a_document_and_the_settings_reach_reader_and_writer(tmp_path: P
 def test_check_paths_and_a_document_give_the_cli_s_findings():
     bad = ROOT / "tests" / "cases" / "check" / "slot-overlap--two-cells-one-slot-str-result.xml"
     report = check([bad])
-    assert report.errors >= 1 and "slot-overlap" in {d.code for d in report.findings} and not report.ok()
+    assert report.error_count >= 1 and "slot-overlap" in {d.code for d in report.findings} and not report.ok()
     cli = CliRunner().invoke(app, ["check", str(bad), "--format", "json"])
     assert json.loads(cli.stdout) == report.to_dict() and cli.exit_code == 1
     doc = read(bad)
@@ -101,12 +101,13 @@ def test_every_problem_of_a_score_run_is_a_diagnostic_with_a_code(tmp_path: Path
     assert os.path.basename(report.documents[0]["error"].split(":")[0]) == "sample-str-result.xml"
 
 
-def test_a_new_format_costs_its_module_and_a_registry_line(tmp_path: Path, monkeypatch):
+def test_a_registered_format_is_taken_from_its_declaration_alone(tmp_path: Path, monkeypatch):
     """The command line, the options and the library take a format from its declaration alone."""
     from convertables import registry
+    from tests.plugins import shouting
 
-    monkeypatch.setattr(registry, "FORMAT_MODULES", (*registry.FORMAT_MODULES, "tests.plugins.shouting"))
-    monkeypatch.setattr(registry, "_FORMATS", None)
+    monkeypatch.setattr(registry, "_REGISTERED", [])
+    registry.register(shouting.FORMAT)
     source = tmp_path / "t.shout"
     source.write_text("a|b\nc|d\n")
     runner = CliRunner()
@@ -117,7 +118,8 @@ def test_a_new_format_costs_its_module_and_a_registry_line(tmp_path: Path, monke
     back = convert(tmp_path / "t-str.xml", to_format="shouting").outcomes[0].data
     assert back == b"A|B\nC|D\n"
     assert [d.code for d in check([source]).findings] == []
-    monkeypatch.setattr(registry, "_FORMATS", None)  # (the next test sees the registry as it was)
+    monkeypatch.setattr(registry, "_REGISTERED", [])
+    registry._forget()  # (the next test sees the registry as it was)
 
 
 # -- found by a review of the redesign: what users relied on, kept ---------------------------
@@ -177,10 +179,16 @@ def test_binary_output_to_standard_output_when_asked_and_one_file_in_a_folder_sa
     assert result.exit_code == 0 and result.output == "" and (tmp_path / "out" / "sample-str.json").exists()
 
 
-def test_the_scoring_package_s_old_name_and_its_report_as_a_dict():
+def test_a_score_report_is_a_dict_and_settings_compare_by_value():
+    import importlib
     import json as json_module
 
-    from convertables.score import ScoreSettings, score_paths  # (the package's name before scoring/)
+    import convertables
+    from convertables.scoring import ScoreSettings, score_paths
+
+    assert convertables.score.__module__ == "convertables.api"  # (a function; the scorer is convertables.scoring)
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module("convertables.score")
 
     report = score_paths(SAMPLES / "icdar", SAMPLES / "icdar", ScoreSettings())
     assert isinstance(report, dict) and json_module.loads(json_module.dumps(report)) == report.to_dict()

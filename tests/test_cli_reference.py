@@ -1,4 +1,4 @@
-"""docs/cli.md, the command-line reference, is what the commands give (convertables/cli_reference.py),
+"""docs/cli.md, the command-line reference, is what the commands give (tools/cli_reference.py),
 and documents every command."""
 
 from __future__ import annotations
@@ -7,9 +7,10 @@ import re
 
 import typer
 
-from convertables import cli_reference
 from convertables.cli import app
-from tests.conftest import ROOT
+from tests.conftest import ROOT, load_script
+
+cli_reference = load_script(ROOT / "tools" / "cli_reference.py")
 
 DOC = ROOT / "docs" / "cli.md"
 REGENERATE = f"run `{cli_reference.WRITE_COMMAND}`"

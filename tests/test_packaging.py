@@ -1,4 +1,4 @@
-"""Packaging (issue 24): the licence, the metadata, the changelog, and an sdist that carries what
+"""Packaging: the licence, the metadata, the changelog, and an sdist that carries what
 README's first command and the tests need (samples/, docs/, ...)."""
 
 from __future__ import annotations
@@ -108,7 +108,7 @@ def test_the_sdist_carries_samples_docs_and_the_licence(tmp_path: Path):
         "LICENSE", "CHANGELOG.md", "README.md", "pyproject.toml",
         "convertables/schemas/convertables.schema.json", "convertables/schemas/icdar2013-structure.xsd",
         "convertables/schemas/icdar2013-region.xsd",
-        "benchmarks/run.py", "tests/conftest.py",
+        "benchmarks/run.py", "tests/conftest.py", "tools/cli_reference.py",
     ):
         assert path in names, f"{path} is not in the sdist"
     assert not [name for name in names if "__pycache__" in name or name.endswith(".pyc")]

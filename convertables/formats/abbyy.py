@@ -65,7 +65,7 @@ from ..diagnostics import Diagnostics
 from ..grid import NUMBER_LIMIT
 from ..model import BBox, Cell, Document, Frame, Page, Region, Table
 from ..options import ReadOptions
-from ..registry import Format
+from .declarations import DECLARED
 from ..sniffing import xml_root
 from ..xmlsafe import local_name, parse_xml
 
@@ -301,5 +301,4 @@ def sniff(head: bytes) -> bool:
     return tag is not None and b"abbyy.com/FineReader_xml/" in tag.group()
 
 
-FORMAT = Format("abbyy", "ABBYY FineReader XML (FineReader 6, 8, 10)", (".xml",), sniff, ("structure",), read,
-                native_frame="image")
+FORMAT = DECLARED["abbyy"]

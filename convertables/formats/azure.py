@@ -64,7 +64,7 @@ from ..grid import NUMBER_LIMIT
 from ..jsonsafe import integer, number, parse_json
 from ..model import BBox, Cell, Document, Frame, Page, Region, Table
 from ..options import ReadOptions
-from ..registry import Format
+from .declarations import DECLARED
 
 HEADER_KINDS = frozenset({"columnHeader", "rowHeader", "stubHead"})
 """The cell kinds read as headers."""
@@ -402,9 +402,4 @@ def sniff(head: bytes) -> bool:
     return _V2_VERSION.search(head) is not None and _V2_KEY.search(head) is not None
 
 
-FORMAT = Format(
-    "azure", "Azure AI Document Intelligence (Form Recognizer) analyze results, v2.1 and 2022-08-31 on",
-    (".json",), sniff, ("structure", "region"), read,
-    # boxes are PDF points for PDF input (pages in inches), image pixels for images: no one native frame
-    native_frame=None,
-)
+FORMAT = DECLARED["azure"]

@@ -16,7 +16,7 @@ from ..diagnostics import Diagnostics
 from ..geometry import ordered
 from ..model import BBox, Cell, Document, Frame, Instruction, Page, Region, Table, TextItem
 from ..options import ReadOptions, WriteOptions
-from ..registry import Format
+from .declarations import DECLARED
 from ..validation import first_json_error, plainly_valid
 
 FORMAT_TAG = "convertables"
@@ -402,5 +402,4 @@ def validate(data: bytes, diagnostics: Diagnostics, model: str | None = None) ->
         pass  # the reader says what is wrong
 
 
-FORMAT = Format("json", "convertables canonical JSON", (".json",), sniff, ("region", "structure"), read, write,
-                validate=validate)
+FORMAT = DECLARED["canonical_json"]

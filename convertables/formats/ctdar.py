@@ -41,8 +41,8 @@ from ..diagnostics import Diagnostics
 from ..geometry import coordinate_text, envelope, foreign_frame_note, outline_points, parse_points, polygon_envelope
 from ..grid import LazySourceLines, ParsedInts, non_negative_int
 from ..model import BBox, Cell, Document, Frame, Page, Region, Table
-from ..options import Option, ReadOptions, WriteOptions
-from ..registry import Format
+from ..options import ReadOptions, WriteOptions
+from .declarations import DECLARED
 from ..sniffing import has_coords, xml_root
 from ..xmlsafe import local_name, parse_xml, xml_text
 
@@ -391,14 +391,4 @@ def sniff(head: bytes) -> bool:
     return xml_root(head) == "document" and b"neighbors=" not in head and has_coords(head)
 
 
-FORMAT = Format(
-    "ctdar", "ICDAR 2019 cTDaR XML (Track A and B, and results)", (".xml",), sniff, ("region", "structure"),
-    read, write,
-    options=(
-        Option("keep_filler_cells", "--keep-filler-cells", bool,
-               "cTDaR input: keep cells whose points are all 0,0 (the official scorer counts them).", False),
-        Option("track", "--track", str, "cTDaR output: A (tables) or B (cells).", "B", "write",
-               choices=("A", "B"), case_sensitive=False),
-    ),
-    native_frame="image",
-)
+FORMAT = DECLARED["ctdar"]

@@ -62,8 +62,8 @@ from ..diagnostics import Diagnostics
 from ..export_names import camelot_page
 from ..grid import NUMBER_LIMIT, drop_pandas_default_labels, overlapping_cells
 from ..model import Cell, Document, Region, Table
-from ..options import PAGE, PANDAS_LABELS, Option, ReadOptions, WriteOptions
-from ..registry import Format
+from ..options import ReadOptions, WriteOptions
+from .declarations import DECLARED
 from ..text_encoding import split_bom
 
 MAX_CELLS = 10_000_000
@@ -357,16 +357,4 @@ def sniff(head: bytes) -> bool:
     return False
 
 
-FORMAT = Format(
-    "csv", "CSV/TSV, one table per file (Camelot, Tabula, pdfplumber, pandas)", (".csv", ".tsv"), sniff,
-    ("structure",), read, write,
-    options=(
-        PAGE,
-        PANDAS_LABELS,
-        Option("encoding", "--encoding", str, "CSV input: the text encoding (default: the byte-order mark, "
-               "else UTF-8, else windows-1252)."),
-        Option("delimiter", "--delimiter", str, "CSV input: the delimiter (default: tab for .tsv, else sniffed).",
-               choices=tuple(DELIMITERS), case_sensitive=False),
-    ),
-    in_folders=False,  # (a .csv beside the inputs is as often scores or a classes list: read when asked for)
-)
+FORMAT = DECLARED["delimited"]

@@ -51,7 +51,7 @@ from ..diagnostics import Diagnostics
 from ..jsonsafe import integer, number, parse_json
 from ..model import BBox, Cell, Document, Frame, Page, Region, Table
 from ..options import ReadOptions
-from ..registry import Format
+from .declarations import DECLARED
 
 MAX_COLSPAN = 1000
 """A wider ``colSpan`` is clipped (HTML's cap)."""
@@ -382,7 +382,4 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
     return doc
 
 
-FORMAT = Format(
-    "docai", "Google Document AI Document JSON", (".json",), sniff, ("structure",), read, None,
-    native_frame="page",
-)
+FORMAT = DECLARED["docai"]

@@ -46,7 +46,7 @@ from ..grid import NUMBER_LIMIT
 from ..jsonsafe import integer, number, parse_json
 from ..model import BBox, Cell, Document, Frame, Page, Region, Table
 from ..options import ReadOptions, WriteOptions
-from ..registry import Format
+from .declarations import DECLARED
 
 SCHEMA_NAME = "DoclingDocument"
 VERSION = "1.0.0"
@@ -442,5 +442,4 @@ def sniff(head: bytes) -> bool:
     return start.lstrip()[:1] == b"{" and _MARK.search(head) is not None
 
 
-FORMAT = Format("docling", "docling DoclingDocument JSON (docling, docling-eval)", (".json",), sniff,
-                ("region", "structure"), read, write, native_frame="pdf")
+FORMAT = DECLARED["docling"]

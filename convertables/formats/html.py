@@ -25,8 +25,8 @@ from ..diagnostics import Diagnostics
 from ..export_names import camelot_page
 from ..html_tables import read_document
 from ..model import Document, Table
-from ..options import PAGE, PANDAS_LABELS, ReadOptions, WriteOptions
-from ..registry import Format
+from ..options import ReadOptions, WriteOptions
+from .declarations import DECLARED
 from ..sniffing import xml_root
 
 
@@ -140,7 +140,4 @@ def sniff(head: bytes) -> bool:
     return root is not None and root.lower() in _HTML_ROOTS
 
 
-FORMAT = Format(
-    "html", "HTML tables (also FineReader, Acrobat and pandas exports)", (".html", ".htm", ".xhtml"), sniff,
-    ("structure",), read, write, options=(PAGE, PANDAS_LABELS),
-)
+FORMAT = DECLARED["html"]

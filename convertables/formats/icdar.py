@@ -64,8 +64,8 @@ from ..diagnostics import Diagnostics
 from ..geometry import coordinate_text, envelope, foreign_frame_note, ordered
 from ..grid import LazySourceLines, ParsedInts
 from ..model import BBox, Cell, Document, Frame, Instruction, Region, Table
-from ..options import Option, ReadOptions, WriteOptions
-from ..registry import Format
+from ..options import ReadOptions, WriteOptions
+from .declarations import DECLARED
 from ..sniffing import has_coords, xml_root
 from ..xmlsafe import XML_INVALID_CHARS, local_name, parse_xml, xml_text
 
@@ -781,17 +781,4 @@ _SPACED_NUMBER_ATTRIBUTES = ("page", "start-row", "end-row", "start-col", "end-c
                              "col-increment")
 
 
-FORMAT = Format(
-    "icdar", "ICDAR 2013 region and cell-structure XML", (".xml",), sniff, ("region", "structure"), read, write,
-    options=(
-        Option("keep_instructions", "--keep-instructions", bool,
-               "ICDAR 2013 input: keep the instruction elements (skipped by default).", False),
-        Option("box_frame", "--box-frame", str, "ICDAR 2013 input: the frame its boxes are really in: pdf (points, "
-               "origin bottom-left, the format's) or image (pixels, origin top-left, as some tools write them; "
-               "with --dpi and --page-height the output's boxes are converted).", "pdf", choices=("pdf", "image")),
-        Option("model", "--model", str, "ICDAR 2013 output model: auto (structure when there are cells), "
-               "structure or region.", "auto", "write", choices=("auto", "structure", "region")),
-        Option("keep_blank", "--keep-blank", bool, "ICDAR 2013 output: write blank cells too.", False, "write"),
-    ),
-    native_frame="pdf", validate=validate, names_say_model=True,
-)
+FORMAT = DECLARED["icdar"]

@@ -29,8 +29,8 @@ from ..diagnostics import Diagnostics
 from ..geometry import envelope
 from ..grid import non_negative_int
 from ..model import BBox, Document, Frame, Page, Region, Table, TextItem
-from ..options import Option, ReadOptions
-from ..registry import Format
+from ..options import ReadOptions
+from .declarations import DECLARED
 from ..sniffing import xml_root
 from ..xmlsafe import local_name, parse_xml
 
@@ -106,11 +106,4 @@ def sniff(head: bytes) -> bool:
     return xml_root(head) == "Page"
 
 
-FORMAT = Format(
-    "marmot", "Marmot dataset page XML", (".xml",), sniff, ("region",), read,
-    options=(
-        Option("with_caption", "--with-caption", bool, "Marmot input: widen tables by their caption.", False),
-        Option("with_footnote", "--with-footnote", bool, "Marmot input: widen tables by their footnote.", False),
-    ),
-    native_frame="pdf",
-)
+FORMAT = DECLARED["marmot"]

@@ -39,7 +39,7 @@ from ..geometry import parse_points, polygon_envelope
 from ..grid import non_negative_int, overlapping_cells
 from ..model import BBox, Cell, Document, Frame, Page, Region, Table
 from ..options import ReadOptions
-from ..registry import Format
+from .declarations import DECLARED
 from ..sniffing import xml_root
 from ..xmlsafe import local_name, parse_xml
 
@@ -269,5 +269,4 @@ def sniff(head: bytes) -> bool:
     return xml_root(head) == "document" and b"neighbors=" in head
 
 
-FORMAT = Format("pod", "ICDAR 2017 POD neighbour-annotated structure XML", (".xml",), sniff, ("structure",), read,
-                native_frame="image")
+FORMAT = DECLARED["pod"]

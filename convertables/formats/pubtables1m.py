@@ -44,8 +44,8 @@ from typing import NamedTuple
 
 from ..diagnostics import Diagnostics, InputError
 from ..model import BBox, Cell, Document, Frame, Page, Region, Table
-from ..options import Option, ReadOptions
-from ..registry import Format
+from ..options import ReadOptions
+from .declarations import DECLARED
 from ..sniffing import xml_root
 from ..xmlsafe import local_name, parse_xml
 
@@ -741,9 +741,4 @@ def sniff(head: bytes) -> bool:
     return xml_root(head) == "annotation" and _OBJECT_NAME.search(head) is not None
 
 
-WORDS = Option("words", "--words", Path, "PubTables-1M input: the table image's words JSON (a list of {bbox, text, "
-               "block_num, line_num, span_num}), or a folder of NAME_words.json files (NAME: the annotation "
-               "file's): the cells' text. Without it, cells have unknown content.")
-
-FORMAT = Format("pubtables1m", "PubTables-1M structure annotations (PASCAL VOC XML)", (".xml",), sniff,
-                ("structure",), read, None, options=(WORDS,), native_frame="image")
+FORMAT = DECLARED["pubtables1m"]

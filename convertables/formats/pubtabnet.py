@@ -58,7 +58,7 @@ from ..geometry import ordered
 from ..jsonsafe import parse_json
 from ..model import BBox, Cell, Document, Frame, Region, Table
 from ..options import ReadOptions, WriteOptions
-from ..registry import Format
+from .declarations import DECLARED
 
 MAX_RECORD_BYTES = 256 << 20
 """The largest record read (as :data:`convertables.jsonsafe.MAX_JSON_BYTES`)."""
@@ -540,7 +540,4 @@ def sniff(head: bytes) -> bool:
     return _RECORD_HTML.search(start.split(b"\n", 1)[0]) is not None
 
 
-FORMAT = Format(
-    "pubtabnet", "PubTabNet and FinTabNet JSONL, one table a line (TEDS ground truth)", (".jsonl",), sniff,
-    ("structure",), read, write, native_frame="image", members=members,
-)
+FORMAT = DECLARED["pubtabnet"]

@@ -28,7 +28,7 @@ from ..html_tables import read_document
 from ..jsonsafe import parse_json
 from ..model import Document
 from ..options import ReadOptions
-from ..registry import Format
+from .declarations import DECLARED
 
 
 def _entry(data: bytes, diagnostics: Diagnostics) -> tuple[str, object]:
@@ -84,7 +84,4 @@ def sniff(head: bytes) -> bool:
     return _HEAD.match(head[3:] if head.startswith(b"\xef\xbb\xbf") else head) is not None
 
 
-FORMAT = Format(
-    "pubtabnet-html", "PubTabNet's TEDS JSON: {file name: HTML} (the official batch_evaluate's input)", (".json",),
-    sniff, ("structure",), read, None, members=members,
-)
+FORMAT = DECLARED["pubtabnet_html"]

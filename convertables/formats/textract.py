@@ -61,7 +61,7 @@ from ..grid import NUMBER_LIMIT
 from ..jsonsafe import integer, number, parse_json
 from ..model import BBox, Cell, Document, Frame, Region, Table
 from ..options import ReadOptions
-from ..registry import Format
+from .declarations import DECLARED
 
 HEADER_TYPES = frozenset({"COLUMN_HEADER"})
 """The ``EntityTypes`` that make a cell a header."""
@@ -400,7 +400,4 @@ def sniff(head: bytes) -> bool:
     return bool(_BLOCKS.search(head) and _BLOCK_TYPE.search(head)) or _DOCUMENT_METADATA.search(head) is not None
 
 
-FORMAT = Format(
-    "textract", "AWS Textract table analysis JSON (AnalyzeDocument, GetDocumentAnalysis pages)", (".json",),
-    sniff, ("structure",), read, None, native_frame="page",
-)
+FORMAT = DECLARED["textract"]

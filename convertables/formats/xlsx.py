@@ -40,8 +40,8 @@ from ..diagnostics import Diagnostics, InputError
 from ..export_names import camelot_page
 from ..grid import drop_pandas_default_labels, overlapping_cells
 from ..model import Cell, Document, Region, Table
-from ..options import PAGE, PANDAS_LABELS, Option, ReadOptions, WriteOptions
-from ..registry import Format
+from ..options import ReadOptions, WriteOptions
+from .declarations import DECLARED
 from ..xmlsafe import parse_xml, xml_text
 from .xlsx_workbook import (MAX_MERGED_CELLS, _column_number, _entries, _EntitiesDeclared, _read_sheets_quickly,
                             _Sheet, _TooManyMerged)
@@ -355,14 +355,4 @@ def sniff(head: bytes) -> bool:
     return head.startswith(b"PK\x03\x04")
 
 
-FORMAT = Format(
-    "xlsx", "Excel workbooks (also Nitro 'To Excel' and pandas exports)", (".xlsx", ".xlsm"), sniff, ("structure",),
-    read, write,
-    options=(
-        Option("split_blank_rows", "--split-blank-rows", bool,
-               "Excel input: split a sheet into tables at empty rows.", False),
-        PANDAS_LABELS,
-        PAGE,
-    ),
-    binary=True,
-)
+FORMAT = DECLARED["xlsx"]

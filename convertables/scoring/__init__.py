@@ -11,9 +11,21 @@ metric, variant, normalisation and aggregation produced them (docs/scoring.md, "
 
 from __future__ import annotations
 
-from .metric import Metric, ScoreSettings, get_metric, metrics
-from .report import ScoreReport
-from .runner import default_jobs, score_documents, score_paths
+# The names below are imported on first use: the command line reads the metrics'
+# declarations (scoring.declarations) without the runner and the metric modules.
+_WHERE = {
+    "Metric": "metric", "ScoreSettings": "metric", "get_metric": "metric", "metrics": "metric",
+    "register": "metric", "ScoreReport": "report", "default_jobs": "runner", "score_documents": "runner",
+    "score_paths": "runner",
+}
 
-__all__ = ["Metric", "ScoreReport", "ScoreSettings", "default_jobs", "get_metric", "metrics", "score_documents",
-           "score_paths"]
+__all__ = ["Metric", "ScoreReport", "ScoreSettings", "default_jobs", "get_metric", "metrics", "register",
+           "score_documents", "score_paths"]
+
+
+def __getattr__(name: str):
+    if name in _WHERE:
+        import importlib
+
+        return getattr(importlib.import_module(f"{__name__}.{_WHERE[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

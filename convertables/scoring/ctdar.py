@@ -41,9 +41,10 @@ from typing import Iterator, Mapping
 from ..diagnostics import UsageError
 from ..geometry import Overlaps, iou_matrix
 from ..model import Cell, Document, Table
-from ..options import Option, ReadOptions
+from ..options import ReadOptions
 from .precision_recall import scores
-from .metric import COMPAT, Metric, ScoreSettings
+from .declarations import CTDAR_SETTINGS
+from .metric import Metric, ScoreSettings
 from .report import Summary, ctdar_csv_rows, ctdar_summary
 from .structure import Bands, bands
 
@@ -300,11 +301,7 @@ class CtdarMetric(Metric):
 
     gt_model = None
     variants = ("ctdar2019",)
-    settings = (
-        COMPAT,
-        Option("matching", "--matching", str, "cTDaR: greedy (official) or optimal.", "greedy", "score",
-               choices=("greedy", "optimal")),
-    )
+    settings = CTDAR_SETTINGS
     read_options = ReadOptions(extra={"keep_filler_cells": True})  # the official tool counts them
 
     def __init__(self, track: str):

@@ -12,8 +12,8 @@ scores averaged as for every per-table similarity
 from __future__ import annotations
 
 from ..model import Cell, Table
-from ..options import Option
-from .metric import IGNORE_PAGE, ScoreSettings
+from .declarations import GRITS_SETTINGS
+from .metric import ScoreSettings
 from .table_similarity import TableSimilarityMetric
 
 
@@ -53,18 +53,13 @@ def grits_scores(gt: Table, result: Table, true_iou: bool = False) -> dict[str, 
 
 # -- the metric ------------------------------------------------------------------------------
 
-TRUE_IOU = Option("true_iou", "--true-iou", bool, "grits: GriTS_Top and GriTS_Loc with the intersection of two "
-                  "boxes over their union, not over the rectangle enclosing both as the reference divides it.",
-                  False, direction="score")
-
-
 class GritsMetric(TableSimilarityMetric):
     """GriTS_Con, GriTS_Top and GriTS_Loc per table, and the share of tables whose GriTS_Con is 1."""
 
     name = "grits"
     title = "GriTS, grid table similarity (PubTables-1M)"
     variants = ("pubtables1m",)
-    settings = (IGNORE_PAGE, TRUE_IOU)
+    settings = GRITS_SETTINGS
     scores = ("grits_con", "grits_top", "grits_loc", "acc_con")
 
     def describe(self, settings: ScoreSettings) -> dict:

@@ -46,9 +46,9 @@ from typing import Iterator, Mapping
 
 from ..diagnostics import UsageError
 from ..model import Document
-from ..options import Option
 from .precision_recall import f1
-from .metric import PDF_DIR, ScoreSettings
+from .declarations import MARMOT_SETTINGS
+from .metric import ScoreSettings
 from .region import PageItems, RegionMetric, region_box
 from .report import Summary, count_csv_rows, marmot_summary
 
@@ -188,10 +188,7 @@ class MarmotMetric(RegionMetric):
 
     name = "marmot"
     variants = ("marmot",)
-    settings = (
-        PDF_DIR,
-        Option("penalties", "--penalties", Path, "marmot: a JSON file of penalty scores.", direction="score"),
-    )
+    settings = MARMOT_SETTINGS
 
     def has_alternatives(self, settings: ScoreSettings) -> bool:
         return False

@@ -138,26 +138,80 @@ def page_needed(findings: list[Diagnostic], drop: tuple[str, ...] = ()) -> list[
             if d.code == "no-page" or (d.severity is not Severity.INFO and d.code not in drop)]
 
 
+ENTRY_POINT_GROUP = "convertables.metrics"
+"""The entry-point group of metric plugins: each entry names a :class:`Metric`
+(``name = "package.module:METRIC"``), a sequence of them, or a module whose
+``METRICS`` holds them."""
+
 _METRICS: dict[str, Metric] | None = None
+_DECLARATIONS: dict | None = None
+_REGISTERED: list[Metric] = []
+
+
+def register(metric: Metric) -> Metric:
+    """Add a metric (a plugin's, or one made at run time) after the built-in
+    ones and those of installed plugins; a metric of a name already known
+    replaces it. Returns ``metric``."""
+    if not isinstance(metric, Metric):
+        raise TypeError(f"register() takes a Metric, not {type(metric).__name__}")
+    _REGISTERED.append(metric)
+    _forget()
+    return metric
+
+
+def _forget() -> None:
+    global _METRICS, _DECLARATIONS, _DECLARED
+    _METRICS = _DECLARATIONS = _DECLARED = None
+
+
+def _plugin_metrics() -> list[Metric]:
+    from ..plugins import entry_points, load
+
+    found = [metric for entry in entry_points(ENTRY_POINT_GROUP) for metric in load(entry, "METRICS", Metric)]
+    return [*found, *_REGISTERED]
+
+
+def metric_declarations() -> dict:
+    """Every metric's :class:`~convertables.scoring.declarations.MetricDeclaration`
+    by name: the built-in ones read without importing their modules, then the
+    plugins' and those registered, from the objects."""
+    global _DECLARATIONS
+    if _DECLARATIONS is None:
+        from .declarations import DECLARED, MetricDeclaration
+
+        found = {d.name: d for d in DECLARED}
+        for metric in _plugin_metrics():
+            found[metric.name] = MetricDeclaration(metric.name, tuple(metric.variants), tuple(metric.settings), None)
+        _DECLARATIONS = found
+    return _DECLARATIONS
 
 
 def metrics() -> dict[str, Metric]:
-    """Every metric by name."""
+    """Every metric by name (each metric module imported)."""
     global _METRICS
     if _METRICS is None:
         found: dict[str, Metric] = {}
         for module in METRIC_MODULES:
             for metric in importlib.import_module(f"convertables.scoring.{module}").METRICS:
                 found[metric.name] = metric
+        for metric in _plugin_metrics():
+            found[metric.name] = metric
         _METRICS = found
     return _METRICS
 
 
 def get_metric(name: str) -> Metric:
+    """The metric of that name, its module imported (that one alone, for a built-in metric)."""
+    if _METRICS is None:
+        declared = metric_declarations().get(name)
+        if declared is not None and declared.module is not None:
+            for metric in importlib.import_module(declared.module).METRICS:
+                if metric.name == name:
+                    return metric
     try:
         return metrics()[name]
     except KeyError:
-        raise UsageError(f"unknown metric {name!r} (known: {', '.join(metrics())})") from None
+        raise UsageError(f"unknown metric {name!r} (known: {', '.join(metric_declarations())})") from None
 
 
 _DECLARED: dict[str, Option] | None = None
@@ -168,7 +222,7 @@ def declared_settings() -> dict[str, Option]:
     global _DECLARED
     if _DECLARED is None:
         found = {o.name: o for o in COMMON_SETTINGS}
-        for metric in metrics().values():
+        for metric in metric_declarations().values():
             for option in metric.settings:
                 known = found.setdefault(option.name, option)
                 if known != option:
@@ -225,7 +279,7 @@ class ScoreSettings(DeclaredSettings):
             option = declared_settings()[name]
             if value is None or value == option.default:
                 continue
-            takers = [m.name for m in metrics().values() if any(o.name == name for o in m.settings)]
+            takers = [m.name for m in metric_declarations().values() if any(o.name == name for o in m.settings)]
             named = f"the {', '.join(takers)} metric{'s' if len(takers) > 1 else ''}"
             if option.variants is not None and (
                     name not in own or (self.variant or metric.variants[0]) not in option.variants):

@@ -39,7 +39,8 @@ from ..diagnostics import Diagnostic, InputError, Severity, UsageError
 from ..geometry import envelope
 from ..model import BBox, Document, Frame, Region
 from .precision_recall import document_mean, scores
-from .metric import PDF_DIR, Metric, ScoreSettings, page_needed
+from .declarations import REGION_SETTINGS
+from .metric import Metric, ScoreSettings, page_needed
 from .report import Summary, count_csv_rows, structure_summary
 
 
@@ -257,7 +258,7 @@ class RegionMetric(Metric):
     name = "region"
     gt_model = "region"
     variants = ("chars", "area")
-    settings = (PDF_DIR,)
+    settings = REGION_SETTINGS
 
     def has_alternatives(self, settings: ScoreSettings) -> bool:
         return True  # ICDAR 2013's a/b ground truths of one PDF

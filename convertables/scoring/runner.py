@@ -58,17 +58,17 @@ class _CandidateFiles:
 
     def gt(self, path: Path) -> Document:
         if path not in self.gts:
-            found = Diagnostics(str(path))
-            self.gts[path] = _read(path, None, self.metric, diagnostics=found)
-            self.findings += found.items
+            read_findings = Diagnostics(str(path))
+            self.gts[path] = _read(path, None, self.metric, diagnostics=read_findings)
+            self.findings += read_findings.items
         return self.gts[path]
 
     def result(self, path: Path) -> Document | None:
         if path not in self.results:
-            found = Diagnostics(str(path))
+            read_findings = Diagnostics(str(path))
             try:
-                self.results[path] = _read(path, self.result_format, self.metric, self.joined.get(path), found)
-                self.findings += found.items
+                self.results[path] = _read(path, self.result_format, self.metric, self.joined.get(path), read_findings)
+                self.findings += read_findings.items
             except InputError as exc:
                 self.results[path] = None
                 self.errors[path] = exc.diagnostic
@@ -121,14 +121,14 @@ def score_pair(pair_: DocumentPair, settings: ScoreSettings, explain: bool = Fal
                 best = (gt_file, result_file, scored, preference)
         record["gt_file"] = str(best[0])
         record["result_file"] = str(best[1]) if best[1] else None
-        found = best[2].pop("findings")
+        metric_findings = best[2].pop("findings")
         record.update(best[2])
         record["counted"] = True
         if len(alternatives) > 1:
             record["alternatives"] = alternatives
         where = record["result_file"] or record["gt_file"]  # (the metric's findings about the result name none)
-        _said(record, problems, [*metric.reading_findings(candidates.findings, settings),
-                                 *(d if d.file else replace(d, file=where) for d in found)])
+        _record_findings(record, problems, [*metric.reading_findings(candidates.findings, settings),
+                                 *(d if d.file else replace(d, file=where) for d in metric_findings)])
         if explain:
             record["detail"] = _explained(metric, candidates, best[0], best[1], best[2], settings)
     except InputError as exc:
@@ -160,7 +160,7 @@ def _explained(metric: Metric, candidates: _CandidateFiles, gt_file: Path, resul
         return json.dumps({"error": f"no detail: {type(exc).__name__}: {exc}"})
 
 
-def _said(record: dict, problems: list[Diagnostic], findings: list[Diagnostic]) -> None:
+def _record_findings(record: dict, problems: list[Diagnostic], findings: list[Diagnostic]) -> None:
     """A document's findings in its report: with its problems (the report's
     ``diagnostics``); in its record, the first error's line as ``error``, the
     warnings' as ``warnings``."""
@@ -346,9 +346,9 @@ def score_paths(
         from ..joining import group, per_table_name
 
         every = sorted(registry.input_suffixes()) if not settings.result_format else result_suffixes
-        found = [Path(p) for p in collect(result, every, metric.gt_model)  # (csv too, where it is per-table files)
+        result_paths = [Path(p) for p in collect(result, every, metric.gt_model)  # (csv too, where it is per-table files)
                  if p.lower().endswith(tuple(result_suffixes)) or per_table_name(Path(p))]
-        joined, others = group(found)
+        joined, others = group(result_paths)
         result_files = sorted([*joined, *others])
     else:
         result_files = collect(result, result_suffixes, metric.gt_model)
@@ -374,12 +374,12 @@ def score_paths(
     workers: list[int] = []
     for position, record in zip(kept, score_documents(pairing.pairs.select(kept), settings, jobs, workers,
                                                       explain=details is not None, executor=executor)):
-        found = record.pop("diagnostics", ())
+        document_diagnostics = record.pop("diagnostics", ())
         detail = record.pop("detail", None)
         if detail is not None and details is not None:
             details.add(len(records), detail)
-        diagnostics.extend(found)
-        error_positions.extend(position for d in found if d.severity is Severity.ERROR)
+        diagnostics.extend(document_diagnostics)
+        error_positions.extend(position for d in document_diagnostics if d.severity is Severity.ERROR)
         records.append(record)
         if on_document:
             on_document(record, len(kept))
@@ -422,18 +422,18 @@ def _in_shard(pairing: Pairing, shard: tuple[int, int] | None) -> range | list[i
 def _unpaired_gt(pairing: Pairing, kept: range | list[int]) -> tuple[list[str], list[int]]:
     """The unpaired ground-truth files of the documents scored, and each one's document's position."""
     kept = kept if isinstance(kept, range) else set(kept)
-    found = [(str(path), position) for position, gt_files in pairing.pairs.without_result() if position in kept
+    unpaired = [(str(path), position) for position, gt_files in pairing.pairs.without_result() if position in kept
              for path in gt_files]
-    return [path for path, _ in found], [position for _, position in found]
+    return [path for path, _ in unpaired], [position for _, position in unpaired]
 
 
 def _unpaired_results(pairing: Pairing, shard: tuple[int, int] | None) -> tuple[list[str], list[int]]:
     """The unpaired results (of shard K of N by their documents' names), and each one's place in the whole list."""
     if shard is not None:
         from .shards import shard_of
-    found = [(str(path), i) for i, path in enumerate(pairing.unpaired_results)
+    unpaired = [(str(path), i) for i, path in enumerate(pairing.unpaired_results)
              if shard is None or shard_of(document_key(path), shard[1]) == shard[0] - 1]
-    return [path for path, _ in found], [position for _, position in found]
+    return [path for path, _ in unpaired], [position for _, position in unpaired]
 
 
 def score_document_pair(gt: Document, result: Document, settings: ScoreSettings = ScoreSettings(),
@@ -452,10 +452,10 @@ def score_document_pair(gt: Document, result: Document, settings: ScoreSettings 
         if scored is None:
             record["skipped"] = "no result (left out in compat mode)"
         else:
-            found = scored.pop("findings", ())
+            metric_findings = scored.pop("findings", ())
             record.update(scored)
             record["counted"] = True
-            _said(record, problems, list(found))
+            _record_findings(record, problems, list(metric_findings))
             if details is not None:
                 import json
 

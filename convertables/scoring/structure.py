@@ -52,11 +52,11 @@ from typing import Callable, Iterator, Mapping, NamedTuple, Sequence
 from .. import files
 from ..diagnostics import Diagnostic, InputError, Severity, UsageError
 from ..model import Document, Table
-from ..options import Option
 from . import text as texts
 from .assignment import max_weight_assignment
 from .precision_recall import document_mean, f1, scores
-from .metric import COMPAT, IGNORE_PAGE, Metric, ScoreSettings, page_needed
+from .declarations import STRUCTURE_SETTINGS
+from .metric import Metric, ScoreSettings, page_needed
 from .pairing import Pairing, document_key
 from .report import Summary, count_csv_rows, structure_summary
 
@@ -472,37 +472,13 @@ def _max_weight_pairs(gt_tables: list[TableRelations], res_tables: list[TableRel
 
 # -- the metric, as the runner calls it ----------------------------------------------------------
 
-def _complexity(text: str) -> tuple[int, ...]:
-    try:
-        return tuple(sorted({int(c) for c in text.split(",")}))
-    except ValueError:
-        raise ValueError(f"a comma-separated list of class numbers (e.g. 0,1), not {text!r}") from None
-
-
-_PUBMED = ("pubmed",)
-
-
 class StructureMetric(Metric):
     """ICDAR 2013 adjacency relations, and the biomedical benchmark's variant of them."""
 
     name = "structure"
     gt_model = "structure"
     variants = ("icdar2013", "pubmed")
-    settings = (
-        Option("normalise", "--normalise", str, "structure: text normalisation of the official tool.", "default",
-               "score", choices=("default", "ignorechars", "ignorechars2")),
-        IGNORE_PAGE,
-        COMPAT,
-        Option("single_variant", "--single-variant", bool, "pubmed: score each document's own result only, not "
-               "its variants (PMC1_1.xml...).", False, "score", variants=_PUBMED),
-        Option("table_classes", "--table-classes", Path, "pubmed: the benchmark's table classes file "
-               "(mavo_table_classes.csv); only the tables it lists count.", direction="score", variants=_PUBMED),
-        Option("complexity", "--complexity", str, "pubmed: the classes of --table-classes that count, e.g. 0 or "
-               "0,1 (0 simple, 1 complicated, 2 complex) [default: all].", direction="score", parse=_complexity,
-               variants=_PUBMED),
-        Option("ignore_fp", "--ignore-fp", bool, "pubmed: result tables paired with no ground-truth table do not "
-               "count.", False, "score", variants=_PUBMED),
-    )
+    settings = STRUCTURE_SETTINGS
 
     def has_alternatives(self, settings: ScoreSettings) -> bool:
         """ICDAR 2013's a/b ground truths of one PDF (the biomedical benchmark pairs names as they are)."""

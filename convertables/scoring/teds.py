@@ -32,9 +32,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..model import Cell, Table
-from ..options import Option
 from ..skeleton import CELL_OPENINGS, skeleton
-from .metric import IGNORE_PAGE, ScoreSettings
+from .declarations import TEDS_SETTINGS
+from .metric import ScoreSettings
 from .table_similarity import TableSimilarityMetric
 
 _GROUPS = frozenset({"<thead>", "<tbody>", "<tfoot>", "<tr>"})
@@ -231,17 +231,6 @@ def teds(gt: TedsTree, result: TedsTree, structure_only: bool = False) -> float:
 
 # -- the metric ---------------------------------------------------------------------------------
 
-TH_TEXT = Option("th_text", "--th-text", str, "teds: the text of <th> cells: ignore it as PubTabNet's reference "
-                 "does (it makes nodes of the elements inside them), or compare it as for <td>.", "ignore",
-                 direction="score", choices=("ignore", "compare"))
-
-
-BODY_TABLE_ONLY = Option("body_table_only", "--body-table-only", bool, "teds: of a page read from HTML, score only "
-                         "the table PubTabNet's reference scores: the first directly inside <body> of a page that "
-                         "starts with <html> or <!doctype> (a bare <table> string then scores 0).", False,
-                         direction="score")
-
-
 def _reference_tables(document):
     """The document with only the table the reference would score, where it was read from HTML."""
     from ..model import Document
@@ -259,7 +248,7 @@ class TedsMetric(TableSimilarityMetric):
     name = "teds"
     title = "TEDS, tree-edit-distance similarity (PubTabNet)"
     variants = ("pubtabnet",)
-    settings = (IGNORE_PAGE, TH_TEXT, BODY_TABLE_ONLY)
+    settings = TEDS_SETTINGS
     scores = ("teds", "teds_struct")
 
     def score(self, gt, result, settings: ScoreSettings, unreadable: bool = False, gt_file=None):

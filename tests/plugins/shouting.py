@@ -1,6 +1,7 @@
 """A format written for the tests alone: one table per file, one row per line,
-cells separated by "|". It shows what a format costs: this module and a line in
-registry.FORMAT_MODULES; the command line builds its option from the declaration."""
+cells separated by "|", added by registry.register(FORMAT): the command line
+builds its option from the declaration. (docs/plugins.md installs one as a
+distribution.)"""
 
 from __future__ import annotations
 

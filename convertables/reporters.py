@@ -64,16 +64,16 @@ class CheckReport:
     findings: list[Diagnostic] = field(default_factory=list)
 
     @property
-    def errors(self) -> int:
+    def error_count(self) -> int:
         return sum(1 for d in self.findings if d.severity is Severity.ERROR)
 
     @property
-    def warnings(self) -> int:
+    def warning_count(self) -> int:
         return sum(1 for d in self.findings if d.severity is Severity.WARNING)
 
     def ok(self, strict: bool = False) -> bool:
         """No error (and with ``strict`` no warning either)."""
-        return not self.errors and not (strict and self.warnings)
+        return not self.error_count and not (strict and self.warning_count)
 
     def to_dict(self) -> dict:
         return {"findings": [d.as_dict() for d in self.findings], "counts": _counts(self.findings)}
@@ -161,7 +161,7 @@ class TextReporter(Reporter):
         for d in report.findings:
             if not streams.quiet or d.severity is Severity.ERROR:
                 streams.out.write(d.format() + "\n")
-        streams.err.write(f"{report.errors} error(s), {report.warnings} warning(s)\n")
+        streams.err.write(f"{report.error_count} error(s), {report.warning_count} warning(s)\n")
 
     def scored(self, report: ScoreReport, streams: Streams) -> None:
         from .scoring.report import render_text

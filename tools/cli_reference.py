@@ -1,8 +1,11 @@
 """The command-line reference, docs/cli.md, generated from the commands themselves.
 
-    python -m convertables.cli_reference            # print it
-    python -m convertables.cli_reference --write    # rewrite docs/cli.md
-    python -m convertables.cli_reference --check    # exit 1 if docs/cli.md is stale
+    python tools/cli_reference.py            # print it
+    python tools/cli_reference.py --write    # rewrite docs/cli.md
+    python tools/cli_reference.py --check    # exit 1 if docs/cli.md is stale
+
+A development script of the source checkout (not part of the installed package):
+it writes into the checkout's docs/.
 
 :func:`render` reads the click objects Typer builds from ``convertables.cli.app``
 (the same objects ``--help`` prints) and writes Markdown from their fields: names,
@@ -20,8 +23,10 @@ import sys
 from pathlib import Path
 
 PROGRAM = "convertables"
-WRITE_COMMAND = "python -m convertables.cli_reference --write"
+WRITE_COMMAND = "python tools/cli_reference.py --write"
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # (run from the checkout: its convertables, installed or not)
+    sys.path.insert(0, str(ROOT))
 DOC = ROOT / "docs" / "cli.md"
 
 HEADER = f"<!-- Generated from the commands by `{WRITE_COMMAND}`: do not edit by hand. -->"
@@ -44,7 +49,7 @@ def _root_and_commands():
     """The root group, a context for it, and its visible commands in the order declared."""
     import typer
 
-    from .cli import app
+    from convertables.cli import app
 
     group = typer.main.get_command(app)
     ctx = typer.Context(group, info_name=PROGRAM, **(group.context_settings or {}))
@@ -322,12 +327,12 @@ def render() -> str:
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
-# -- python -m convertables.cli_reference -----------------------------------------------
+# -- python tools/cli_reference.py ------------------------------------------------------
 
 def main(argv: list[str] | None = None) -> int:
     import argparse
 
-    parser = argparse.ArgumentParser(prog="python -m convertables.cli_reference", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python tools/cli_reference.py", description=__doc__.split("\n")[0])
     what = parser.add_mutually_exclusive_group()
     what.add_argument("--write", action="store_true", help="rewrite docs/cli.md")
     what.add_argument("--check", action="store_true", help="exit 1 if docs/cli.md is not what the commands give")

@@ -1,0 +1,124 @@
+"""Every built-in format's declaration (:class:`~convertables.registry.Format`),
+read without importing the format modules: the command line's options, its
+help and ``formats`` are built from these alone. Each format's functions
+(``sniff``, ``read``, ``write``, ``validate``, ``members``) are named here and
+imported from its module on first use (:class:`~convertables.registry.OnUse`);
+the module's ``FORMAT`` is its declaration from here.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..options import PAGE, PANDAS_LABELS, Option
+from ..registry import Format, OnUse
+
+
+def _declare(module: str, name: str, title: str, suffixes: tuple[str, ...], models: tuple[str, ...], *,
+             reads: bool = True, writes: bool = False, validates: bool = False, container: bool = False,
+             **declared) -> Format:
+    """``name``'s declaration, its functions those of ``convertables.formats.<module>``."""
+    path = f"convertables.formats.{module}"
+    return Format(
+        name, title, suffixes, OnUse(path, "sniff"), models,
+        OnUse(path, "read") if reads else None, OnUse(path, "write") if writes else None,
+        validate=OnUse(path, "validate") if validates else None,
+        members=OnUse(path, "members") if container else None, **declared,
+    )
+
+
+DELIMITER_NAMES = ("comma", "tab", "semicolon", "pipe")
+"""The CSV delimiters ``--delimiter`` names (the keys of ``delimited.DELIMITERS``)."""
+
+DECLARED: dict[str, Format] = {
+    "abbyy": _declare("abbyy", "abbyy", "ABBYY FineReader XML (FineReader 6, 8, 10)", (".xml",), ("structure",),
+                      native_frame="image"),
+    "icdar": _declare(
+        "icdar", "icdar", "ICDAR 2013 region and cell-structure XML", (".xml",), ("region", "structure"),
+        writes=True, validates=True, names_say_model=True, native_frame="pdf",
+        options=(
+            Option("keep_instructions", "--keep-instructions", bool,
+                   "ICDAR 2013 input: keep the instruction elements (skipped by default).", False),
+            Option("box_frame", "--box-frame", str, "ICDAR 2013 input: the frame its boxes are really in: pdf "
+                   "(points, origin bottom-left, the format's) or image (pixels, origin top-left, as some tools "
+                   "write them; with --dpi and --page-height the output's boxes are converted).", "pdf",
+                   choices=("pdf", "image")),
+            Option("model", "--model", str, "ICDAR 2013 output model: auto (structure when there are cells), "
+                   "structure or region.", "auto", "write", choices=("auto", "structure", "region")),
+            Option("keep_blank", "--keep-blank", bool, "ICDAR 2013 output: write blank cells too.", False, "write"),
+        ),
+    ),
+    "html": _declare("html", "html", "HTML tables (also FineReader, Acrobat and pandas exports)",
+                     (".html", ".htm", ".xhtml"), ("structure",), writes=True, options=(PAGE, PANDAS_LABELS)),
+    "xlsx": _declare(
+        "xlsx", "xlsx", "Excel workbooks (also Nitro 'To Excel' and pandas exports)", (".xlsx", ".xlsm"),
+        ("structure",), writes=True, binary=True,
+        options=(
+            Option("split_blank_rows", "--split-blank-rows", bool,
+                   "Excel input: split a sheet into tables at empty rows.", False),
+            PANDAS_LABELS,
+            PAGE,
+        ),
+    ),
+    "ctdar": _declare(
+        "ctdar", "ctdar", "ICDAR 2019 cTDaR XML (Track A and B, and results)", (".xml",), ("region", "structure"),
+        writes=True, native_frame="image",
+        options=(
+            Option("keep_filler_cells", "--keep-filler-cells", bool,
+                   "cTDaR input: keep cells whose points are all 0,0 (the official scorer counts them).", False),
+            Option("track", "--track", str, "cTDaR output: A (tables) or B (cells).", "B", "write",
+                   choices=("A", "B"), case_sensitive=False),
+        ),
+    ),
+    "marmot": _declare(
+        "marmot", "marmot", "Marmot dataset page XML", (".xml",), ("region",), native_frame="pdf",
+        options=(
+            Option("with_caption", "--with-caption", bool, "Marmot input: widen tables by their caption.", False),
+            Option("with_footnote", "--with-footnote", bool, "Marmot input: widen tables by their footnote.",
+                   False),
+        ),
+    ),
+    "pod": _declare("pod", "pod", "ICDAR 2017 POD neighbour-annotated structure XML", (".xml",), ("structure",),
+                    native_frame="image"),
+    "pubtables1m": _declare(
+        "pubtables1m", "pubtables1m", "PubTables-1M structure annotations (PASCAL VOC XML)", (".xml",),
+        ("structure",), native_frame="image",
+        options=(
+            Option("words", "--words", Path, "PubTables-1M input: the table image's words JSON (a list of {bbox, "
+                   "text, block_num, line_num, span_num}), or a folder of NAME_words.json files (NAME: the "
+                   "annotation file's): the cells' text. Without it, cells have unknown content."),
+        ),
+    ),
+    "canonical_json": _declare("canonical_json", "json", "convertables canonical JSON", (".json",),
+                               ("region", "structure"), writes=True, validates=True),
+    "delimited": _declare(
+        "delimited", "csv", "CSV/TSV, one table per file (Camelot, Tabula, pdfplumber, pandas)", (".csv", ".tsv"),
+        ("structure",), writes=True,
+        options=(
+            PAGE,
+            PANDAS_LABELS,
+            Option("encoding", "--encoding", str, "CSV input: the text encoding (default: the byte-order mark, "
+                   "else UTF-8, else windows-1252)."),
+            Option("delimiter", "--delimiter", str, "CSV input: the delimiter (default: tab for .tsv, else "
+                   "sniffed).", choices=DELIMITER_NAMES, case_sensitive=False),
+        ),
+        in_folders=False,  # (a .csv beside the inputs is as often scores or a classes list: read when asked for)
+    ),
+    "docai": _declare("docai", "docai", "Google Document AI Document JSON", (".json",), ("structure",),
+                      native_frame="page"),
+    "textract": _declare("textract", "textract", "AWS Textract table analysis JSON (AnalyzeDocument, "
+                         "GetDocumentAnalysis pages)", (".json",), ("structure",), native_frame="page"),
+    "azure": _declare(
+        "azure", "azure", "Azure AI Document Intelligence (Form Recognizer) analyze results, v2.1 and 2022-08-31 on",
+        (".json",), ("structure", "region"),
+        # boxes are PDF points for PDF input (pages in inches), image pixels for images: no one native frame
+        native_frame=None,
+    ),
+    "docling": _declare("docling", "docling", "docling DoclingDocument JSON (docling, docling-eval)", (".json",),
+                        ("region", "structure"), writes=True, native_frame="pdf"),
+    "pubtabnet": _declare("pubtabnet", "pubtabnet", "PubTabNet and FinTabNet JSONL, one table a line (TEDS ground "
+                          "truth)", (".jsonl",), ("structure",), writes=True, native_frame="image", container=True),
+    "pubtabnet_html": _declare("pubtabnet_html", "pubtabnet-html", "PubTabNet's TEDS JSON: {file name: HTML} (the "
+                               "official batch_evaluate's input)", (".json",), ("structure",), container=True),
+}
+"""The declarations by the module that implements each (``registry.FORMAT_MODULES``' names)."""

@@ -1,0 +1,85 @@
+"""Every built-in metric's declaration (:class:`MetricDeclaration`): its name,
+variants and settings, read without importing the metric modules. ``score``'s
+options and help, and :class:`~convertables.scoring.metric.ScoreSettings`, are
+built from these; a metric's module is imported when it scores. Each metric
+class takes its settings from here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import NamedTuple
+
+from ..options import Option
+from .metric import COMPAT, IGNORE_PAGE, PDF_DIR
+
+
+class MetricDeclaration(NamedTuple):
+    """What the command line and the settings know of a metric before it is imported."""
+
+    name: str
+    variants: tuple[str, ...]
+    """The variants it knows, the default first."""
+    settings: tuple[Option, ...]
+    """The settings it takes besides the common ones."""
+    module: str | None
+    """The module whose ``METRICS`` holds it (None: a metric given as an object)."""
+
+
+def _complexity(text: str) -> tuple[int, ...]:
+    try:
+        return tuple(sorted({int(c) for c in text.split(",")}))
+    except ValueError:
+        raise ValueError(f"a comma-separated list of class numbers (e.g. 0,1), not {text!r}") from None
+
+
+_PUBMED = ("pubmed",)
+
+STRUCTURE_SETTINGS = (
+    Option("normalise", "--normalise", str, "structure: text normalisation of the official tool.", "default",
+           "score", choices=("default", "ignorechars", "ignorechars2")),
+    IGNORE_PAGE,
+    COMPAT,
+    Option("single_variant", "--single-variant", bool, "pubmed: score each document's own result only, not "
+           "its variants (PMC1_1.xml...).", False, "score", variants=_PUBMED),
+    Option("table_classes", "--table-classes", Path, "pubmed: the benchmark's table classes file "
+           "(mavo_table_classes.csv); only the tables it lists count.", direction="score", variants=_PUBMED),
+    Option("complexity", "--complexity", str, "pubmed: the classes of --table-classes that count, e.g. 0 or "
+           "0,1 (0 simple, 1 complicated, 2 complex) [default: all].", direction="score", parse=_complexity,
+           variants=_PUBMED),
+    Option("ignore_fp", "--ignore-fp", bool, "pubmed: result tables paired with no ground-truth table do not "
+           "count.", False, "score", variants=_PUBMED),
+)
+REGION_SETTINGS = (PDF_DIR,)
+MARMOT_SETTINGS = (
+    PDF_DIR,
+    Option("penalties", "--penalties", Path, "marmot: a JSON file of penalty scores.", direction="score"),
+)
+CTDAR_SETTINGS = (
+    COMPAT,
+    Option("matching", "--matching", str, "cTDaR: greedy (official) or optimal.", "greedy", "score",
+           choices=("greedy", "optimal")),
+)
+TH_TEXT = Option("th_text", "--th-text", str, "teds: the text of <th> cells: ignore it as PubTabNet's reference "
+                 "does (it makes nodes of the elements inside them), or compare it as for <td>.", "ignore",
+                 direction="score", choices=("ignore", "compare"))
+BODY_TABLE_ONLY = Option("body_table_only", "--body-table-only", bool, "teds: of a page read from HTML, score only "
+                         "the table PubTabNet's reference scores: the first directly inside <body> of a page that "
+                         "starts with <html> or <!doctype> (a bare <table> string then scores 0).", False,
+                         direction="score")
+TEDS_SETTINGS = (IGNORE_PAGE, TH_TEXT, BODY_TABLE_ONLY)
+TRUE_IOU = Option("true_iou", "--true-iou", bool, "grits: GriTS_Top and GriTS_Loc with the intersection of two "
+                  "boxes over their union, not over the rectangle enclosing both as the reference divides it.",
+                  False, direction="score")
+GRITS_SETTINGS = (IGNORE_PAGE, TRUE_IOU)
+
+_SCORING = "convertables.scoring."
+DECLARED = (
+    MetricDeclaration("structure", ("icdar2013", "pubmed"), STRUCTURE_SETTINGS, _SCORING + "structure"),
+    MetricDeclaration("region", ("chars", "area"), REGION_SETTINGS, _SCORING + "region"),
+    MetricDeclaration("marmot", ("marmot",), MARMOT_SETTINGS, _SCORING + "marmot"),
+    MetricDeclaration("ctdar-a", ("ctdar2019",), CTDAR_SETTINGS, _SCORING + "ctdar"),
+    MetricDeclaration("ctdar-b", ("ctdar2019",), CTDAR_SETTINGS, _SCORING + "ctdar"),
+    MetricDeclaration("teds", ("pubtabnet",), TEDS_SETTINGS, _SCORING + "teds"),
+    MetricDeclaration("grits", ("pubtables1m",), GRITS_SETTINGS, _SCORING + "grits"),
+)
+"""The built-in metrics, in the order listed (``metric.METRIC_MODULES``' order)."""
