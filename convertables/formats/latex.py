@@ -30,8 +30,8 @@ import re
 from ..diagnostics import Diagnostics
 from ..latex_tables import tables_from_latex
 from ..model import Document, Table
-from ..options import PAGE, ReadOptions, WriteOptions
-from ..registry import Format
+from ..options import ReadOptions, WriteOptions
+from .declarations import DECLARED
 
 MAX_WRITTEN_SLOTS = 10_000_000
 """Tables whose grid holds more slots are not written (each slot is a cell of the tabular)."""
@@ -241,7 +241,4 @@ def sniff(head: bytes) -> bool:
         text.startswith(b"\\documentclass", i)
 
 
-FORMAT = Format(
-    "latex", "LaTeX tabular environments (arXiv, OmniDocBench, vision-language models)", (".tex", ".latex"),
-    sniff, ("structure",), read, write, options=(PAGE,),
-)
+FORMAT = DECLARED["latex"]

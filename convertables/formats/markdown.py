@@ -51,8 +51,8 @@ from ..diagnostics import Diagnostics
 from ..html_tables import read_tables
 from ..latex_tables import find_tables
 from ..model import Cell, Document, Region, Table
-from ..options import PAGE, ReadOptions, WriteOptions
-from ..registry import Format
+from ..options import ReadOptions, WriteOptions
+from .declarations import DECLARED
 
 MAX_WRITTEN_SLOTS = 10_000_000
 """Tables whose grid holds more slots are not written."""
@@ -548,7 +548,4 @@ def sniff(head: bytes) -> bool:
     return _SNIFF_DELIMITER.search(head) is not None or _SNIFF_HTML_OR_LATEX.search(head) is not None
 
 
-FORMAT = Format(
-    "markdown", "Markdown pages: pipe, HTML and LaTeX tables (MinerU, Marker, docling, olmOCR, VLMs)",
-    (".md", ".markdown", ".mmd"), sniff, ("structure",), read, write, options=(PAGE,),
-)
+FORMAT = DECLARED["markdown"]
