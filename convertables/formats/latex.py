@@ -10,8 +10,8 @@ rules, comments, math kept as source, inline markup); what it finds wrong is
 reported at the line of the table's ``\\begin``: ``latex-span`` (a span count
 that is no number, or a multirow over text), ``latex-unclosed`` (no ``\\end``:
 read to the end of the file), ``latex-longtable`` (a longtable's repeated head
-and foot left out). LaTeX says nothing of pages: ``--page``, else 1. Encoding:
-UTF-8 (a byte-order mark is passed over), else windows-1252.
+and foot left out). LaTeX says nothing of pages: ``--page``, else 1. Encoding: the
+one a byte-order mark names, else UTF-8, else windows-1252.
 
 The writer writes each table as a ``tabular`` of ``l`` columns: ``\\multicolumn``
 and ``\\multirow`` (which needs the multirow package) for spans, an empty cell
@@ -31,6 +31,7 @@ from ..diagnostics import Diagnostics
 from ..latex_tables import tables_from_latex
 from ..model import Document, Table
 from ..options import ReadOptions, WriteOptions
+from ..text_encoding import split_bom
 from .declarations import DECLARED
 
 MAX_WRITTEN_SLOTS = 10_000_000
@@ -38,12 +39,13 @@ MAX_WRITTEN_SLOTS = 10_000_000
 
 
 def decode(data: bytes) -> str:
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
+    """The text: in the encoding its byte-order mark names, else UTF-8, else windows-1252."""
+    encoding, data = split_bom(data)
     try:
-        return data.decode("utf-8")
+        text = data.decode(encoding or "utf-8")
     except UnicodeDecodeError:
-        return data.decode("windows-1252", "replace")
+        text = data.decode("windows-1252" if encoding is None else encoding, "replace")
+    return text
 
 
 def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Document:

@@ -28,6 +28,7 @@ three dialects it is written in; text outside tables is not read:
   math, not a table.
 
 Fenced code blocks (```` ``` ```` or ``~~~``) and HTML comments hold no tables.
+Encoding: the one a byte-order mark names, else UTF-8, else windows-1252.
 Pages: a file is page 1 (or ``--page``), and where the parser marks page
 breaks, each mark starts the next page: a form feed, docling's ``<!-- page
 break -->``, Marker's paginated output (a line ``{N}`` and 48 dashes starts
@@ -52,6 +53,7 @@ from ..html_tables import read_tables
 from ..latex_tables import find_tables
 from ..model import Cell, Document, Region, Table
 from ..options import ReadOptions, WriteOptions
+from ..text_encoding import split_bom
 from .declarations import DECLARED
 
 MAX_WRITTEN_SLOTS = 10_000_000
@@ -343,12 +345,12 @@ def _pipe_table(table_id: int, rows: list[list[str]], page: int, line: int, diag
 # -- reading -----------------------------------------------------------------------------------
 
 def decode(data: bytes) -> str:
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
+    """The text: in the encoding its byte-order mark names, else UTF-8, else windows-1252."""
+    encoding, data = split_bom(data)
     try:
-        text = data.decode("utf-8")
+        text = data.decode(encoding or "utf-8")
     except UnicodeDecodeError:
-        text = data.decode("windows-1252", "replace")
+        text = data.decode("windows-1252" if encoding is None else encoding, "replace")
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
