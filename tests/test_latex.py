@@ -235,3 +235,10 @@ def test_convert_score_and_check_through_the_command_line(tmp_path):
     checked = invoke("check", gt, "--format", "json")
     assert checked.exit_code == 0, checked.output
     assert "latex" in invoke("formats").output
+
+
+def test_a_file_in_utf16_or_windows_1252():
+    for data in ("\\begin{tabular}{l} é \\end{tabular}".encode("utf-16"),
+                 "\\begin{tabular}{l} é \\end{tabular}".encode("windows-1252")):
+        doc = read_document(data, LATEX, "t.tex", ReadOptions(), Diagnostics("t.tex"))
+        assert _cells(doc.tables[0].cells()) == [[0, 0, 0, 0, "é"]]

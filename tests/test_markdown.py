@@ -310,3 +310,9 @@ def test_convert_score_and_check_through_the_command_line(tmp_path):
     checked = invoke("check", gt, pred, "--format", "json")
     assert checked.exit_code == 0, checked.output
     assert "markdown" in invoke("formats").output
+
+
+def test_a_page_in_utf16_with_its_byte_order_mark():
+    data = "Text.\r\n\r\n| a | é |\r\n|---|---|\r\n| 1 | 2 |\r\n".encode("utf-16")
+    doc = read_document(data, MARKDOWN, "page.md", ReadOptions(), Diagnostics("page.md"))
+    assert _cells(doc.tables[0]) == [[0, 0, 0, 0, "a"], [0, 1, 0, 1, "é"], [1, 0, 1, 0, "1"], [1, 1, 1, 1, "2"]]
