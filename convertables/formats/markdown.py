@@ -67,7 +67,8 @@ MAX_INLINE = 1024
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
 _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
-_TABLE_TAG = re.compile(r"<(/?)table\b[^>]{0,4096}>?", re.I)
+_TABLE_TAG = re.compile(r"<(/?)table(?=[\s/>]|$)[^>]{0,4096}>?", re.I)
+_CODE_SPAN = re.compile(r"(`+)[^`\n]+?(?<!`)\1(?!`)")
 _PAGE_MARK = re.compile(r"\f|<!--\s*page[ _-]?break\s*-->|^\{(\d+)\}-{48}[ \t]*$", re.M | re.I)
 
 
@@ -123,12 +124,30 @@ class _Page:
         return page
 
 
-def _html_blocks(blanked: str) -> list[tuple[int, int, bool]]:
-    """(start, end, closed) of each outermost ``<table>`` ... ``</table>``."""
+class _CodeSpans:
+    """The inline code spans of a page (`` `<table>` `` is text about a table, not one)."""
+
+    def __init__(self, blanked: str):
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+        if "`" in blanked:
+            for match in _CODE_SPAN.finditer(blanked):
+                self.starts.append(match.start())
+                self.ends.append(match.end())
+
+    def holds(self, offset: int) -> bool:
+        k = bisect.bisect_right(self.starts, offset) - 1
+        return k >= 0 and offset < self.ends[k]
+
+
+def _html_blocks(blanked: str, code: _CodeSpans) -> list[tuple[int, int, bool]]:
+    """(start, end, closed) of each outermost ``<table>`` ... ``</table>`` outside code spans."""
     blocks = []
     depth = 0
     start = 0
     for match in _TABLE_TAG.finditer(blanked):
+        if code.starts and code.holds(match.start()):
+            continue
         if match.group(1):  # </table>
             if depth:
                 depth -= 1
@@ -147,7 +166,9 @@ def _html_blocks(blanked: str) -> list[tuple[int, int, bool]]:
 
 _DELIMITER_CELL = re.compile(r"^\s*:?-+:?\s*$")
 _SPLIT = re.compile(r"(?<!\\)\|")
-_BLOCK_START = re.compile(r"^ {0,3}(?:#{1,6}(?:\s|$)|>|```|~~~|<|[-*+]\s|\d{1,9}[.)]\s|(?:[-*_]\s*){3,}$)")
+_BLOCK_START = re.compile(r"^ {0,3}(?:#{1,6}(?:\s|$)|>|```|~~~|[-*+]\s|\d{1,9}[.)]\s|(?:[-*_]\s*){3,}$"
+                          r"|<(?:!--|/?(?:table|div|p|pre|ul|ol|dl|h[1-6]|blockquote|hr|details|section|figure)"
+                          r"(?=[\s/>]|$)))", re.I)
 
 
 def _row_cells(line: str) -> list[str] | None:
@@ -366,8 +387,9 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
 
     found: list[tuple[int, object]] = []  # (offset, what to make the tables of)
     taken: list[tuple[int, int]] = []
+    code = _CodeSpans(blanked)
     if "<" in blanked:
-        for start, end, closed in _html_blocks(blanked):
+        for start, end, closed in _html_blocks(blanked, code):
             if not closed:
                 diagnostics.warning("markdown-unclosed", "a <table> is never closed: read to the end",
                                     line=line_of(start))
@@ -377,6 +399,8 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
             blanked = blanked[:start] + _blank(blanked, start, end) + blanked[end:]
     if "\\begin" in blanked:
         for latex in find_tables(blanked, arrays=False):
+            if code.starts and code.holds(latex.start):
+                continue
             found.append((latex.start, ("latex", latex)))
             taken.append((latex.start, latex.end))
     if "|" in blanked:
