@@ -231,6 +231,7 @@ def _cut(text: str, i: int, environment: str) -> tuple[list[list[str]], list[tup
     n = len(text)
     search = _BODY_TOKEN.search
     position = i
+    captioned = False
     while True:
         token = search(text, position)
         if token is None:
@@ -275,7 +276,9 @@ def _cut(text: str, i: int, environment: str) -> tuple[list[list[str]], list[tup
             name_end = _arguments(text, position, "m")
             if text[position:name_end].strip().strip("{}").strip() == environment:
                 pieces.append(text[start:token.start()])
-                rows.append(_cells_of(pieces))
+                cells = _cells_of(pieces)
+                if not _blank_row(cells):  # (what follows the last \\)
+                    rows.append(cells)
                 return rows, marks, name_end
             continue  # a stray \end: left in the text
         if value == "\\begin":
@@ -285,8 +288,11 @@ def _cut(text: str, i: int, environment: str) -> tuple[list[list[str]], list[tup
             continue
         if value in _ROW_END:
             pieces.append(text[start:token.start()])
-            rows.append(_cells_of(pieces))
+            cells = _cells_of(pieces)
+            if not (captioned and _blank_row(cells)):  # (a longtable's caption line is no row)
+                rows.append(cells)
             pieces = []
+            captioned = False
             if value == "\\\\":
                 j = _skip_space(text, position)
                 if j < n and text[j] == "*":
@@ -296,19 +302,28 @@ def _cut(text: str, i: int, environment: str) -> tuple[list[list[str]], list[tup
             continue
         spec = _RULES.get(value)
         if spec is not None:
+            captioned = captioned or value.startswith("\\caption")
             pieces.append(text[start:token.start()])
             position = start = _arguments(text, position, spec)
             continue
         if value in _LONGTABLE_MARKS:
             pieces.append(text[start:token.start()])
-            rows.append(_cells_of(pieces))
+            cells = _cells_of(pieces)
+            if not _blank_row(cells):
+                rows.append(cells)
             pieces = []
             marks.append((len(rows), value))
             start = position
     piece = text[start:n]
     pieces.append(piece.replace("&", _AMPERSAND) if depth else piece)
-    rows.append(_cells_of(pieces))
+    cells = _cells_of(pieces)
+    if not _blank_row(cells):
+        rows.append(cells)
     return rows, marks, -1
+
+
+def _blank_row(cells: list[str]) -> bool:
+    return len(cells) == 1 and not cells[0].strip()
 
 
 # -- a cell's spans --------------------------------------------------------------------------
@@ -628,8 +643,6 @@ def _grid(rows: list[list[str]], marks: list[tuple[int, str]], warnings: list, d
     special = _SPECIAL.search
     collapse = _SPACES.sub
     for index, sources in enumerate(rows):
-        if len(sources) == 1 and not sources[0].strip():
-            continue  # a line with nothing on it
         x = 0
         row_cells = []
         y = len(placed)

@@ -73,32 +73,40 @@ _CLOSING = {"</b>", "</i>", "</u>", "</sup>", "</sub>"}
 
 # Math as the reader keeps it: written as it is where it cannot end the cell, the row or the line.
 _MATH = re.compile(r"\$(?:[^$&%\\\n]|\\[^\\\n])+\$")
-# What the reader would read otherwise: dashes and quotes as ligatures, and a "[" or "*" first in
-# a row as an argument of the "\\" before it.
-_LIGATURES = re.compile(r"-(?=-)|`(?=`)|'(?=')|^[\[*]")
+_WRITTEN_AS_IS = re.compile(r"[^\\&%$#_{}~^\-`'\[*]*\Z")
 
 
 def _plain(text: str) -> str:
-    text = _LIGATURES.sub(lambda m: "{" + m.group() + "}" if m.start() == 0 and m.group() in "[*" else
-                          m.group() + "{}", text)
-    return text.translate(_ESCAPES) if "{" not in text else _escape_keeping_groups(text)
-
-
-def _escape_keeping_groups(text: str) -> str:
-    """Escapes the text, but not the empty groups and braces that _plain put in."""
+    """Text escaped so that the reader reads it back as it is: LaTeX's special
+    characters, dashes and quotes (which would read as ligatures: ``-{}-``), and
+    a ``[`` or ``*`` first in a cell (which would read as an argument of the
+    ``\\\\`` before it)."""
+    if _WRITTEN_AS_IS.match(text):
+        return text
     out = []
-    i = 0
-    while i < len(text):
-        if text.startswith("{}", i):
-            out.append("{}")
-            i += 2
-        elif text[i] == "{" and i + 2 < len(text) and text[i + 2] == "}" and text[i + 1] in "[*":
-            out.append(text[i:i + 3])
-            i += 3
+    last = len(text) - 1
+    for k, ch in enumerate(text):
+        if k == 0 and ch in "[*":
+            out.append("{" + ch + "}")
+        elif ch in "-`'" and k < last and text[k + 1] == ch:
+            out.append(ch + "{}")
         else:
-            out.append(text[i].translate(_ESCAPES))
-            i += 1
+            out.append(ch.translate(_ESCAPES))
     return "".join(out)
+
+
+def _nested(math: str) -> bool:
+    """Whether the braces of ``math`` (escaped ones aside) open and close in order."""
+    depth = 0
+    for match in re.finditer(r"\\.|[{}]", math):
+        brace = match.group()
+        if brace == "{":
+            depth += 1
+        elif brace == "}":
+            depth -= 1
+            if depth < 0:
+                return False
+    return depth == 0
 
 
 def _text_latex(text: str) -> str:
@@ -108,7 +116,7 @@ def _text_latex(text: str) -> str:
     out = []
     last = 0
     for match in _MATH.finditer(text):
-        if match.group().count("{") != match.group().count("}"):
+        if not _nested(match.group()):
             continue
         out.append(_plain(text[last:match.start()]) if last < match.start() else "")
         out.append(match.group())

@@ -66,7 +66,7 @@ MAX_INLINE = 1024
 # -- the page: what holds no tables, and where tables are --------------------------------------
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
-_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
+_COMMENT = re.compile(r"(?<!\\)<!--.*?(?:-->|\Z)", re.S)
 _TABLE_TAG = re.compile(r"<(/?)table(?=[\s/>]|$)[^>]{0,4096}>?", re.I)
 _CODE_SPAN = re.compile(r"(`+)[^`\n]+?(?<!`)\1(?!`)")
 _PAGE_MARK = re.compile(r"\f|<!--\s*page[ _-]?break\s*-->|^\{(\d+)\}-{48}[ \t]*$", re.M | re.I)
@@ -432,7 +432,7 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
 
 # -- writing -----------------------------------------------------------------------------------
 
-_PIPE_ESCAPES = str.maketrans({"|": "\\|", "\\": "\\\\", "*": "\\*", "_": "\\_", "`": "\\`", "<": "\\<",
+_PIPE_ESCAPES = str.maketrans({"|": "\\|", "\\": "\\\\", "*": "\\*", "_": "\\_", "`": "\\`", "<": "&lt;",
                                "&": "\\&", "[": "\\[", "]": "\\]", "#": "\\#"})
 _HTML_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"})
 
@@ -481,6 +481,8 @@ def _as_pipe_table(table: Table, entries: list) -> str | None:
             return None
         seen.add((r0, c0))
         grid[r0][c0] = _pipe_text(cell)
+    if headers and not any(grid[0]):
+        return None  # (a header row of blank cells reads as no row)
     lines = []
     if not headers:
         lines.append("|" + " |" * width)
