@@ -10,8 +10,10 @@ OmniDocBench uses, reads it):
 
 * ``&`` ends a cell and ``\\\\`` (also ``\\\\*``, ``\\\\[2pt]``, ``\\tabularnewline``)
   a row, where they stand outside braces and nested environments; ``\\&`` is
-  an ampersand. A line with nothing on it (a last ``\\\\`` before ``\\end``, a
-  row of rules only) is no row.
+  an ampersand. What follows the last ``\\\\`` is no row when it is blank (rules
+  only), nor is a longtable's caption line or the blank line before one of its
+  marks; a blank line in between (``\\\\ \\\\``) is a row of one blank cell,
+  as LaTeX draws it.
 * Rules and spacing between rows (``\\hline``, ``\\cline``, ``\\toprule``,
   ``\\midrule``, ``\\bottomrule``, ``\\cmidrule(lr){2-3}``, ``\\addlinespace``,
   ``\\specialrule``, ``\\hhline``, ``\\noalign``) are not text; nor are

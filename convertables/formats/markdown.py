@@ -27,7 +27,8 @@ three dialects it is written in; text outside tables is not read:
   ``longtable``) through :mod:`convertables.latex_tables`; math's ``array`` is
   math, not a table.
 
-Fenced code blocks (```` ``` ```` or ``~~~``) and HTML comments hold no tables.
+Fenced code blocks (```` ``` ```` or ``~~~``), HTML comments and inline code
+spans hold no tables.
 Encoding: the one a byte-order mark names, else UTF-8, else windows-1252.
 Pages: a file is page 1 (or ``--page``), and where the parser marks page
 breaks, each mark starts the next page: a form feed, docling's ``<!-- page
@@ -38,7 +39,8 @@ The writer writes each table as a pipe table where it has no spans and its
 header cells (if any) are exactly its first row (a table without header cells
 gets an empty header row, which the reader leaves out again), else as an HTML
 table; ``<!-- page break -->`` between pages; no other text. In pipe cells
-``|`` and the characters Markdown would read as markup are escaped, a line
+``|`` and the characters Markdown would read as markup are escaped (``<`` as
+``&lt;``), a line
 break is ``<br>``, and the markup ``<b>`` / ``<i>`` is ``**`` / ``*``.
 """
 
