@@ -242,3 +242,8 @@ def test_a_file_in_utf16_or_windows_1252():
                  "\\begin{tabular}{l} é \\end{tabular}".encode("windows-1252")):
         doc = read_document(data, LATEX, "t.tex", ReadOptions(), Diagnostics("t.tex"))
         assert _cells(doc.tables[0].cells()) == [[0, 0, 0, 0, "é"]]
+
+
+def test_blank_lines_between_rows_are_rows_but_not_after_the_last():
+    (table,) = find_tables("\\begin{tabular}{l}\na \\\\\n\\\\\nb \\\\\n\\hline\n\\end{tabular}")
+    assert _cells(table.cells) == [[0, 0, 0, 0, "a"], [1, 0, 1, 0, ""], [2, 0, 2, 0, "b"]]

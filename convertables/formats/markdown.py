@@ -12,8 +12,8 @@ three dialects it is written in; text outside tables is not read:
   optional; ``\\|`` is a pipe in a cell. The first row is the header row (its
   cells are header cells); a header row of blank cells only, which parsers
   write for a table without a header, is no row where rows follow it
-  (``markdown-empty-header`` info). A shorter row ends in blank cells; cells past the header's are left
-  out (``markdown-ragged`` warning), as GitHub does. A cell's text is its
+  (``markdown-empty-header`` info). A shorter row ends in blank cells; cells
+  past the header's are left out (``markdown-ragged`` warning), as GitHub does. A cell's text is its
   inline Markdown rendered plain (``**bold**``, ``*it*``, ``_it_``, code spans,
   backslash escapes, entities, inline HTML tags; ``<br>`` a line break), and
   where it has any markup, its tokens (``<b>``, ``<i>``, ``<code>``, ``<br>``,
@@ -22,7 +22,8 @@ three dialects it is written in; text outside tables is not read:
 * HTML ``<table>`` blocks, anywhere in the text, through the HTML table model
   (:mod:`convertables.html_tables`: spans, unquoted attributes such as
   MinerU's ``rowspan=2``, header cells, tables inside tables as tables of
-  their own). A ``<table>`` never closed is read to the end (``markdown-unclosed``).
+  their own). A ``<table>`` never closed is read to the end
+  (``markdown-unclosed``).
 * LaTeX ``tabular`` environments (``tabular*``, ``tabularx``, ``tabulary``,
   ``longtable``) through :mod:`convertables.latex_tables`; math's ``array`` is
   math, not a table.
@@ -40,8 +41,8 @@ header cells (if any) are exactly its first row (a table without header cells
 gets an empty header row, which the reader leaves out again), else as an HTML
 table; ``<!-- page break -->`` between pages; no other text. In pipe cells
 ``|`` and the characters Markdown would read as markup are escaped (``<`` as
-``&lt;``), a line
-break is ``<br>``, and the markup ``<b>`` / ``<i>`` is ``**`` / ``*``.
+``&lt;``), a line break is ``<br>``, and the markup ``<b>`` / ``<i>`` is ``**``
+/ ``*``.
 """
 
 from __future__ import annotations
