@@ -41,7 +41,8 @@ kept as its source, delimiters included; ``\\textbf``, ``\\textit``/``\\emph``,
 ``\\bf``, ``\\bfseries``, ``\\it``, ``\\itshape`` in a group are kept as markup
 (``<b>``, ``<i>``, ``<u>``, ``<sup>``, ``<sub>`` tokens beside the plain text, as
 PubTabNet's cells have them); font, size and colour commands, spacing, and
-wrappers such as ``\\makecell``, ``\\text``, ``\\mbox`` give their text; escapes
+wrappers such as ``\\makecell``, ``\\text``, ``\\mbox`` give their text, and
+``\\diagbox{A}{B}`` (a split corner cell) gives ``A B``; escapes
 (``\\% \\& \\$ \\# \\_ \\{ \\}``), accents (``\\'e``), dashes (``--``, ``---``),
 quotes and common symbols (``\\dag``, ``\\S``, ``\\ldots``, ``\\checkmark``) give
 their characters; ``~`` and ``\\,`` a space; a line break inside a cell (``\\\\``
@@ -408,7 +409,7 @@ _TEXT_OF = {
     "\\fbox": "", "\\framebox": "oo", "\\parbox": "ooom", "\\shortstack": "o", "\\raisebox": "moo",
     "\\textcolor": "om", "\\colorbox": "om", "\\tabularcell": "", "\\smash": "o", "\\textmd": "",
     "\\ensuremath": "", "\\boldmath": "", "\\mathbf": "", "\\centerline": "", "\\textnormal": "",
-    "\\specialcell": "o", "\\diagbox": "ommm", "\\bm": "", "\\rotatebox": "om", "\\resizebox": "mm",
+    "\\specialcell": "o", "\\bm": "", "\\rotatebox": "om", "\\resizebox": "mm",
     "\\scalebox": "mo", "\\cellcolor": None, "\\xspace": None,
 }
 # Commands that are not text, with their arguments.
@@ -580,6 +581,14 @@ def _convert(text: str, out: list[str], depth: int) -> None:
                 i = _arguments(text, i, spec)
             if _LETTERS.match(value, 1) and not spec:
                 i = _skip_space(text, i)
+            continue
+        if value == "\\diagbox" or value == "\\backslashbox" or value == "\\slashbox":  # a split corner cell
+            i = _arguments(text, i, "o")
+            first, i = _braced(text, i)
+            second, i = _braced(text, i)
+            _convert(first, out, depth + 1)
+            out.append(" ")
+            _convert(second, out, depth + 1)
             continue
         if value == "\\multirow" or value == "\\multicolumn":  # where the span was not read: its text
             i = _arguments(text, i, "omomom" if value == "\\multirow" else "mm")

@@ -247,3 +247,8 @@ def test_a_file_in_utf16_or_windows_1252():
 def test_blank_lines_between_rows_are_rows_but_not_after_the_last():
     (table,) = find_tables("\\begin{tabular}{l}\na \\\\\n\\\\\nb \\\\\n\\hline\n\\end{tabular}")
     assert _cells(table.cells) == [[0, 0, 0, 0, "a"], [1, 0, 1, 0, ""], [2, 0, 2, 0, "b"]]
+
+
+def test_a_split_corner_cell_gives_both_texts():
+    (table,) = find_tables("\\begin{tabular}{ll}\\diagbox[width=3em]{Model}{Data} & x \\\\ a & b \\end{tabular}")
+    assert [c.content for c in table.cells] == ["Model Data", "x", "a", "b"]
