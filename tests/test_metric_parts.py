@@ -21,7 +21,7 @@ from convertables.scoring.presentation import Rows, Summary, count_csv_rows, cou
 from convertables.scoring.report import per_document_csv, plain_text, summary
 from convertables.scoring.runner import ScoredDocument, score_document_pair, score_pair
 from convertables.scoring.structure import (
-    VARIANTS, Icdar2013Variant, PubmedVariant, StructureMetric, StructureVariant, pubmed_scores,
+    VARIANTS, Icdar2013Variant, PubmedVariant, StructureMetric, pubmed_scores,
 )
 from tests.test_import_cycles import import_graph
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Mapping
 
 from ..diagnostics import Diagnostic, Severity
-from ..model import Cell, Document, Table
+from ..model import Document, Table
 from .declarations import GRITS_SETTINGS
 from .metric import Scored, ScoreSettings
 from .presentation import Summary

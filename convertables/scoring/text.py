@@ -6,7 +6,7 @@ space is *kept*, as Java's ``\\s`` keeps it), then upper-case; ``ignorechars``
 first turns every character outside ``[A-Za-z0-9_]`` into ``_``,
 ``ignorechars2`` deletes them. ``pubmed`` is the biomedical benchmark's: fold
 accents (NFKD, drop combining marks, NFKC), keep ASCII only, delete spaces,
-tabs and line breaks, keep case.
+tabs and line breaks, keep case. :func:`cell_text` is the text GriTS_Con compares.
 """
 
 from __future__ import annotations
