@@ -462,7 +462,7 @@ def test_documents_of_containers_are_scored_in_worker_processes():
     pairing = pair(refs, refs)
     with ProcessPoolExecutor(max_workers=2) as pool:
         scored = list(pool.map(partial(score_pair, settings=ScoreSettings("structure")), pairing.pairs))
-    assert [(r["document"], r["f1"]) for r in scored] == [
+    assert [(r.record["document"], r.record["f1"]) for r in scored] == [
         ("sample_001_00", 1.0), ("sample_002_00", 1.0), ("sample_003_01", 1.0)]
 
 

@@ -178,7 +178,7 @@ def test_the_notes_say_which_candidate_of_a_document_was_kept(tmp_path: Path):
 
 
 def test_many_documents_with_several_candidates_make_one_note():
-    from convertables.scoring.report import MAX_KEPT_NOTES, _kept_notes
+    from convertables.scoring.presentation import MAX_KEPT_NOTES, _kept_notes
 
     records = [{"document": f"PMC{i}", "gt_file": f"gt/PMC{i}.xml", "result_file": f"res/PMC{i}_1.xml",
                 "alternatives": [{"result_file": f"res/PMC{i}.xml"}, {"result_file": f"res/PMC{i}_1.xml"}]}

@@ -480,7 +480,7 @@ def test_agrees_with_the_official_tool_table_by_table():
 
     for name, tables in official.items():
         result = results / f"{name.removesuffix('b') + 'a' if name.endswith('b') else name}.xml"
-        record = score_pair(DocumentPair(name, [gt / f"{name}-str.xml"], result), ScoreSettings(compat=True))
+        record = score_pair(DocumentPair(name, [gt / f"{name}-str.xml"], result), ScoreSettings(compat=True)).record
         ours = [(i + 1, t["gt"], t["correct"], t["detected"])
                 for i, t in enumerate(t for t in record["tables"] if t["gt_table"] is not None)
                 if t["result_table"] is not None]

@@ -45,7 +45,7 @@ from ..options import ReadOptions
 from .precision_recall import scores
 from .declarations import CTDAR_SETTINGS
 from .metric import Metric, ScoreSettings
-from .report import Summary, ctdar_csv_rows, ctdar_summary
+from .presentation import Rows, Summary, notes, problem, title, warnings_field
 from .structure import Bands, bands
 
 THRESHOLDS = (0.6, 0.7, 0.8, 0.9)
@@ -500,10 +500,39 @@ class CtdarMetric(Metric):
         return pairs, boxes
 
     def summary(self, report: Mapping) -> Summary:
-        return ctdar_summary(report)
+        """Correct, ground-truth and detected counts at each IoU threshold a
+        document, and its weighted F1; the totals, with precision, recall and F1
+        at each threshold."""
+        thresholds = list(report["total"]["iou"])
+        columns = [("document", "left"), *((f"IoU {t}: correct/gt/res", "right") for t in thresholds),
+                   ("WAvg F1", "right")]
+
+        def row(record: dict) -> list[str]:
+            if not record.get("counted"):
+                return [record["document"], *([""] * len(thresholds)), problem(record)]
+            return [record["document"],
+                    *(f"{record['iou'][t]['correct']}/{record['iou'][t]['gt']}/{record['iou'][t]['detected']}"
+                      for t in thresholds), f"{record['f1']:.4f}"]
+
+        total = report["total"]
+        totals = [
+            ["total", *(f"{total['iou'][t]['correct']}/{total['iou'][t]['gt']}/{total['iou'][t]['detected']}"
+                        for t in thresholds), f"{total['wavg_f1']:.4f}"],
+            ["P / R / F1", *(f"{total['iou'][t]['precision']:.4f} / {total['iou'][t]['recall']:.4f} / "
+                             f"{total['iou'][t]['f1']:.4f}" for t in thresholds), ""],
+        ]
+        return Summary(title(report), columns, Rows(report["documents"], row), totals, notes(report))
 
     def csv_rows(self, report: Mapping) -> Iterator[list]:
-        return ctdar_csv_rows(report)
+        """Correct, ground-truth and detected counts at each IoU threshold, and the weighted F1."""
+        thresholds = list(report["total"]["iou"])
+        yield ["document", "gt_file", "result_file",
+               *(f"{k}@{t}" for t in thresholds for k in ("correct", "gt", "detected")), "wavg_f1", "error", "warnings"]
+        for record in report["documents"]:
+            counts = [record["iou"][t][k] if "iou" in record else "" for t in thresholds
+                      for k in ("correct", "gt", "detected")]
+            yield [record["document"], record["gt_file"], record["result_file"] or "", *counts,
+                   record.get("f1", ""), problem(record), warnings_field(record)]
 
 
 METRICS = (CtdarMetric("A"), CtdarMetric("B"))

@@ -10,7 +10,21 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..options import Option
-from .metric import COMPAT, IGNORE_PAGE, PDF_DIR
+
+VARIANT = Option("variant", "--variant", str, "The metric's variant (see each metric; default: its first).",
+                 direction="score")
+RESULT_FORMAT = Option("result_format", "--result-format", str, "Format of the results (default: from content).",
+                       direction="score")
+COMMON_SETTINGS = (VARIANT, RESULT_FORMAT)
+"""Settings every metric takes."""
+
+# Settings that several metrics take, declared once so that they take them alike.
+COMPAT = Option("compat", "--compat", bool, "Reproduce the official tool's numbers, quirks included.", False,
+                direction="score")
+IGNORE_PAGE = Option("ignore_page", "--ignore-page", bool, "structure, teds, grits: pair tables regardless of "
+                     "their page.", False, direction="score")
+PDF_DIR = Option("pdf_dir", "--pdf-dir", Path, "The documents' PDFs (their characters are the items).",
+                 direction="score")
 
 
 class MetricDeclaration(NamedTuple):

@@ -15,34 +15,12 @@ from pathlib import Path
 from typing import Mapping
 
 from ..diagnostics import Diagnostic, Severity
-from ..model import Cell, Document, Table
+from ..model import Document, Table
 from .declarations import GRITS_SETTINGS
-from .metric import ScoreSettings
-from .report import Summary
+from .metric import Scored, ScoreSettings
+from .presentation import Summary
 from .table_similarity import TableSimilarityMetric
-
-
-def cell_text(cell: Cell) -> str:
-    """The text GriTS_Con compares: the reference reads a cell's HTML as the
-    text runs of its element and everything inside it, joined by single
-    spaces (``' '.join(element.itertext())``), whitespace as written. Where
-    the model keeps the cell's markup (HTML, PubTabNet) the runs are rebuilt
-    from it (a run ends at each inline tag); otherwise the content is the text."""
-    markup = cell.markup
-    if markup is None:
-        return cell.content or ""
-    runs: list[str] = []
-    run: list[str] = []
-    for token in markup:
-        if len(token) > 2 and token[0] == "<" and token[-1] == ">":
-            if run:
-                runs.append("".join(run))
-                run = []
-        else:
-            run.append(token)
-    if run:
-        runs.append("".join(run))
-    return " ".join(runs)
+from .text import cell_text  # noqa: F401 (GriTS_Con's texts, here where its users look)
 
 
 def grits_scores(gt: Table, result: Table, true_iou: bool = False) -> dict[str, float]:
@@ -99,13 +77,13 @@ class GritsMetric(TableSimilarityMetric):
                 gt, result = in_one_frame(gt, result)
             except FramesIncomparable as exc:
                 problem = str(exc)
-        scored = super().score(gt, result, settings, unreadable, gt_file)
+        scored = Scored(super().score(gt, result, settings, unreadable, gt_file))
         if problem is not None:
             for record in scored["tables"]:
                 record.update(dict.fromkeys(_LOC_SCORES))
             scored.update(self._means(scored["tables"]))
-            scored["findings"] = [Diagnostic("frames-incomparable", Severity.ERROR, f"GriTS_Loc not given: {problem}",
-                                             None)]
+            scored.findings = [Diagnostic("frames-incomparable", Severity.ERROR, f"GriTS_Loc not given: {problem}",
+                                          None)]
         else:
             scored["gt_cells_without_box"] = _cells_without_box(gt)
             scored["result_cells_without_box"] = _cells_without_box(result) if result is not None else 0

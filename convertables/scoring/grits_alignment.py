@@ -47,8 +47,8 @@ from typing import NamedTuple, Sequence
 import numpy as np
 
 from ..model import Table
-from .grits import cell_text
-from .structure import TableTooLarge
+from .text import cell_text
+from .metric import TableTooLarge
 
 # The alignment weighs every pair of positions (true rows x true columns x
 # predicted rows x predicted columns): beyond this many it is refused.

@@ -50,7 +50,7 @@ from .precision_recall import f1
 from .declarations import MARMOT_SETTINGS
 from .metric import ScoreSettings
 from .region import PageItems, RegionMetric, region_box
-from .report import Summary, count_csv_rows, marmot_summary
+from .presentation import Rows, Summary, count_csv_rows, notes
 
 DEFAULT_PENALTIES = {
     "fake_mix": 1.0,
@@ -278,7 +278,7 @@ class MarmotMetric(RegionMetric):
                 "pages": sketch_pages(boxes, self._page_sizes(gt, gt_file, settings), items), "notes": []}
 
     def aggregate(self, records: list[dict], settings: ScoreSettings) -> dict:
-        counts = {k: sum(r[k] for r in records) for k in ("nr", "nm", "na", "nfa", "nfu")}
+        counts = {k: sum(r[k] for r in records) for k in _COUNTS}
         types: dict[str, int] = {}
         for r in records:
             for kind, n in r["error_types"].items():
@@ -286,10 +286,28 @@ class MarmotMetric(RegionMetric):
         return {"total": {**counts, **revised(counts), "error_types": types, "documents": len(records)}}
 
     def summary(self, report: Mapping) -> Summary:
-        return marmot_summary(report)
+        """The error type counts and revised precision and recall a document; the
+        totals, and each error type's count over the corpus."""
+        columns = [("document", "left"), *((name, "right") for name in (*_COUNTS, "precision", "recall"))]
+
+        def row(record: dict) -> list[str]:
+            if not record.get("counted"):
+                return [record["document"], "", "", "", "", "", "", record.get("error", "")]  # as cTDaR's: last
+            return [record["document"], *(str(record[k]) for k in _COUNTS),
+                    f"{record['precision']:.4f}", f"{record['recall']:.4f}"]
+
+        total = report["total"]
+        totals = [["total", *(str(total[k]) for k in _COUNTS), f"{total['precision']:.4f}",
+                   f"{total['recall']:.4f}"]]
+        error_types = ", ".join(f"{k} {v}" for k, v in sorted(total["error_types"].items())) or "none"
+        return Summary("marmot error types", columns, Rows(report["documents"], row), totals,
+                       [f"error types: {error_types}", *notes(report)])
 
     def csv_rows(self, report: Mapping) -> Iterator[list]:
         return count_csv_rows(report)
 
+
+_COUNTS = ("nr", "nm", "na", "nfa", "nfu")
+"""The counts of a record, in the summary's order."""
 
 METRICS = (MarmotMetric(),)

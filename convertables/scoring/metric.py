@@ -17,30 +17,44 @@ from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
 from ..diagnostics import Diagnostic, Severity, UsageError
 from ..options import DeclaredSettings, Option
+from .declarations import COMMON_SETTINGS, COMPAT, IGNORE_PAGE, PDF_DIR, RESULT_FORMAT, VARIANT  # noqa: F401 (theirs)
 
 if TYPE_CHECKING:
     from ..model import Document
     from ..options import ReadOptions
     from .pairing import Pairing
-    from .report import Summary
+    from .presentation import Summary
 
 METRIC_MODULES = ("structure", "region", "marmot", "ctdar", "teds", "grits")
 """The modules of ``convertables.scoring`` that declare metrics (``METRICS``), in the order listed."""
 
-VARIANT = Option("variant", "--variant", str, "The metric's variant (see each metric; default: its first).",
-                 direction="score")
-RESULT_FORMAT = Option("result_format", "--result-format", str, "Format of the results (default: from content).",
-                       direction="score")
-COMMON_SETTINGS = (VARIANT, RESULT_FORMAT)
-"""Settings every metric takes."""
 
-# Settings that several metrics take, declared once so that they take them alike.
-COMPAT = Option("compat", "--compat", bool, "Reproduce the official tool's numbers, quirks included.", False,
-                direction="score")
-IGNORE_PAGE = Option("ignore_page", "--ignore-page", bool, "structure, teds, grits: pair tables regardless of "
-                     "their page.", False, direction="score")
-PDF_DIR = Option("pdf_dir", "--pdf-dir", Path, "The documents' PDFs (their characters are the items).",
-                 direction="score")
+
+class MetricError(ValueError):
+    """A document a metric cannot score (its record says so under the error's
+    ``code``, documented in docs/diagnostics.md, and the other documents are
+    still scored). Metrics raise subclasses of it, each with its code."""
+
+    code: str = "metric-error"
+
+
+class TableTooLarge(MetricError):
+    """A table whose grid is too large to scan (or, GriTS, to align)."""
+
+    code = "table-too-large"
+
+
+class Scored(dict):
+    """One document's record as :meth:`Metric.score` gives it (a JSON-ready dict),
+    with ``findings`` beside it, not in it: what the metric found to say about
+    the document (:class:`Diagnostic` values; where it cannot give the official
+    tool's figures, errors), which the runner puts with the document's problems."""
+
+    __slots__ = ("findings",)
+
+    def __init__(self, record=(), findings=()):
+        super().__init__(record)
+        self.findings: list[Diagnostic] = list(findings)
 
 
 class Metric:
@@ -100,8 +114,9 @@ class Metric:
         """One document's record (JSON-ready, with ``f1``); ``result`` None where
         there is none (``unreadable``: it could not be read). None: the document
         is left out (compat modes). What the metric finds to say about the
-        document (where it cannot give the official tool's figures) it may put
-        under ``findings``, a list of :class:`Diagnostic` the runner takes out."""
+        document (where it cannot give the official tool's figures) it returns
+        as a :class:`Scored` record's ``findings``. A document it cannot score
+        raises a :class:`MetricError` (its subclass saying the code)."""
         raise NotImplementedError
 
     def reading_findings(self, findings: list[Diagnostic], settings: ScoreSettings) -> list[Diagnostic]:

@@ -40,8 +40,8 @@ from ..geometry import envelope
 from ..model import BBox, Document, Frame, Region
 from .precision_recall import document_mean, scores
 from .declarations import REGION_SETTINGS
-from .metric import Metric, ScoreSettings, page_needed
-from .report import Summary, count_csv_rows, structure_summary
+from .metric import Metric, Scored, ScoreSettings, page_needed
+from .presentation import Summary, count_csv_rows, count_summary
 
 
 @dataclass
@@ -350,14 +350,13 @@ class RegionMetric(Metric):
               unreadable: bool = False, gt_file: Path | None = None) -> dict | None:
         pages = self._pages(gt, gt_file, settings)
         gt, result = _in_points(gt, result, pages, gt_file)
-        scored = score_document(gt, result or Document(), pages, settings.variant or "chars")
+        scored = Scored(score_document(gt, result or Document(), pages, settings.variant or "chars"))
         scored["tables"] = scored.pop("regions")
-        scored["findings"] = _page_findings(gt, pages, "ground-truth", str(gt_file) if gt_file else None)
+        scored.findings = _page_findings(gt, pages, "ground-truth", str(gt_file) if gt_file else None)
         if scored.pop("ties"):
-            scored["findings"] += _official_ties(gt, result or Document(), pages, settings.variant or "chars",
-                                                 scored)
+            scored.findings += _official_ties(gt, result or Document(), pages, settings.variant or "chars", scored)
         if result is not None:  # (the result's file is the document's: the runner names it)
-            scored["findings"] += [*_page_findings(result, pages, "result", None), *_boxes_from_cells(result)]
+            scored.findings += [*_page_findings(result, pages, "result", None), *_boxes_from_cells(result)]
         return scored
 
     def reading_findings(self, findings: list[Diagnostic], settings: ScoreSettings) -> list[Diagnostic]:
@@ -440,7 +439,7 @@ class RegionMetric(Metric):
         }
 
     def summary(self, report: Mapping) -> Summary:
-        return structure_summary(report)
+        return count_summary(report)
 
     def csv_rows(self, report: Mapping) -> Iterator[list]:
         return count_csv_rows(report)

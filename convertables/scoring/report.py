@@ -1,5 +1,9 @@
 """Reports of a scoring run: the report itself (:class:`ScoreReport`), a summary
 table for people, CSV per document, and the JSON report (docs/scoring.md, "The JSON report").
+
+What the summary and the CSV hold is the metric's (its ``summary`` and
+``csv_rows``, built from :mod:`convertables.scoring.presentation`); this module
+shows them.
 """
 
 from __future__ import annotations
@@ -9,11 +13,11 @@ import io
 import json
 import sys
 from pathlib import Path
-from typing import Iterable, Iterator, Mapping, NamedTuple, TextIO
+from typing import Iterator, Mapping, TextIO
 
 from ..diagnostics import Diagnostic, Severity
-
-_COUNT_KEYS = ("gt", "correct", "detected")
+from .metric import get_metric
+from .presentation import Summary
 
 
 class ScoreReport(dict):
@@ -85,140 +89,10 @@ class ScoreReport(dict):
         return (dict, (dict(self),))
 
 
-_SCORE_KEYS = ("precision", "recall", "f1")
-
-
-class Rows:
-    """A summary's rows, made afresh at each walk from the report's records (which
-    may be kept on disk): the plain-text table walks them twice, for the widths,
-    then to print."""
-
-    def __init__(self, records, row):
-        self._records, self._row = records, row
-
-    def __iter__(self) -> Iterator[list[str]]:
-        return map(self._row, self._records)
-
-
-def summary_rows(report: Mapping) -> Rows:
-    """The rows of the summary table: one per document."""
-    return Rows(report["documents"], _count_row)
-
-
-def _count_row(record: dict) -> list[str]:
-    if not record.get("counted"):
-        return [record["document"], "error" if "error" in record else "skipped", "", "", "", "", ""]
-    return [record["document"], *(str(record[k]) for k in _COUNT_KEYS), *(f"{record[k]:.4f}" for k in _SCORE_KEYS)]
-
-
-class Summary(NamedTuple):
-    """A summary table as data, shown by :func:`render_text` with rich on a
-    terminal and as plain aligned text otherwise."""
-
-    title: str
-    columns: list[tuple[str, str]]  # (heading, "left" or "right")
-    rows: Iterable[list[str]]  # walked more than once (a list, or Rows)
-    totals: list[list[str]]  # below a rule
-    notes: list[str]
-
-
-def ctdar_summary(report: Mapping) -> Summary:
-    thresholds = list(report["total"]["iou"])
-    columns = [("document", "left"), *((f"IoU {t}: correct/gt/res", "right") for t in thresholds),
-               ("WAvg F1", "right")]
-    def row(record: dict) -> list[str]:
-        if not record.get("counted"):
-            return [record["document"], *([""] * len(thresholds)), record.get("error", record.get("skipped", ""))]
-        return [record["document"],
-                *(f"{record['iou'][t]['correct']}/{record['iou'][t]['gt']}/{record['iou'][t]['detected']}"
-                  for t in thresholds), f"{record['f1']:.4f}"]
-
-    rows = Rows(report["documents"], row)
-    total = report["total"]
-    totals = [
-        ["total", *(f"{total['iou'][t]['correct']}/{total['iou'][t]['gt']}/{total['iou'][t]['detected']}"
-                    for t in thresholds), f"{total['wavg_f1']:.4f}"],
-        ["P / R / F1", *(f"{total['iou'][t]['precision']:.4f} / {total['iou'][t]['recall']:.4f} / "
-                         f"{total['iou'][t]['f1']:.4f}" for t in thresholds), ""],
-    ]
-    return Summary(f"{report['metric']} ({report['variant']})", columns, rows, totals, notes(report))
-
-
-_MARMOT_COUNTS = ("nr", "nm", "na", "nfa", "nfu")
-
-
-def marmot_summary(report: Mapping) -> Summary:
-    columns = [("document", "left"), *((name, "right") for name in (*_MARMOT_COUNTS, "precision", "recall"))]
-    def row(record: dict) -> list[str]:
-        if not record.get("counted"):
-            return [record["document"], "", "", "", "", "", "", record.get("error", "")]  # as cTDaR's: last
-        return [record["document"], *(str(record[k]) for k in _MARMOT_COUNTS),
-                f"{record['precision']:.4f}", f"{record['recall']:.4f}"]
-
-    rows = Rows(report["documents"], row)
-    total = report["total"]
-    totals = [["total", *(str(total[k]) for k in _MARMOT_COUNTS), f"{total['precision']:.4f}",
-               f"{total['recall']:.4f}"]]
-    error_types = ", ".join(f"{k} {v}" for k, v in sorted(total["error_types"].items())) or "none"
-    return Summary("marmot error types", columns, rows, totals, [f"error types: {error_types}", *notes(report)])
-
-
-def structure_summary(report: Mapping) -> Summary:
-    """Counts and precision/recall/F1 a document (structure, region)."""
-    columns = [("document", "left"), *((name, "right") for name in ("gt", "correct", "detected", "precision",
-                                                                       "recall", "F1"))]
-    total = report["total"]
-    totals = [["total (micro)", *(str(total[k]) for k in _COUNT_KEYS), *(f"{total[k]:.4f}" for k in _SCORE_KEYS)]]
-    if "document_mean" in report:
-        mean = report["document_mean"]
-        totals.append(["document mean", "", "", "", *(f"{mean[k]:.4f}" for k in _SCORE_KEYS)])
-    return Summary(f"{report['metric']} ({report['variant']})", columns, summary_rows(report), totals,
-                   notes(report))
-
-
 def summary(report: Mapping) -> Summary:
     """The summary of a report, as its metric lays it out: its documents' rows,
     the totals and the notes."""
-    from .metric import get_metric
-
     return get_metric(report["metric"]).summary(report)
-
-
-def notes(report: Mapping) -> list[str]:
-    return [
-        f"normalisation: {report['normalisation']}",
-        f"aggregation: {report['aggregation']}",
-        *_kept_notes(report["documents"]),
-        *(f"no result for ground truth {path}" for path in report["unpaired"]["gt"]),
-        *(f"no ground truth for result {path}" for path in report["unpaired"]["result"]),
-        *([f"scored in {_processes(report.workers)}"] if getattr(report, "workers", None) else []),
-    ]
-
-
-def _processes(workers: int) -> str:
-    return "this process" if workers == 1 else f"{workers} worker processes"
-
-
-# Beyond this many documents with several candidates, one line says how many.
-MAX_KEPT_NOTES = 5
-
-
-def _kept_notes(records: list[dict]) -> list[str]:
-    several = [r for r in records if len(r.get("alternatives") or ()) > 1]
-    if len(several) > MAX_KEPT_NOTES:
-        return [f"{len(several)} documents had several candidates and kept the best "
-                "(the JSON report names each one's result_file and alternatives)"]
-    return [_kept(r) for r in several]
-
-
-def _kept(record: dict) -> str:
-    """Which of a document's candidates (a/b ground truths, result variants) was kept."""
-    candidates = record["alternatives"]
-    if len({c["result_file"] for c in candidates}) > 1:
-        kept = f"result {record['result_file']}"
-    else:
-        kept = f"ground truth {record['gt_file']}"
-    return f"{record['document']}: the best of {len(candidates)} candidates kept, {kept}"
 
 
 def plain_text(shown: Summary) -> str:
@@ -287,8 +161,6 @@ def per_document_csv(report: Mapping) -> str:
 
 def write_csv(report: Mapping, out: TextIO) -> None:
     """The per-document CSV written to ``out`` a row at a time."""
-    from .metric import get_metric
-
     csv.writer(out, lineterminator="\n").writerows(get_metric(report["metric"]).csv_rows(report))
 
 
@@ -297,32 +169,6 @@ def write_csv_file(report: Mapping, path, force: bool = False) -> None:
     from ..files import write_text_atomic
 
     write_text_atomic(Path(path), lambda out: write_csv(report, out), force=force)
-
-
-def ctdar_csv_rows(report: Mapping) -> Iterator[list]:
-    """Correct, ground-truth and detected counts at each IoU threshold, and the weighted F1."""
-    thresholds = list(report["total"]["iou"])
-    yield ["document", "gt_file", "result_file", *(f"{k}@{t}" for t in thresholds for k in ("correct", "gt", "detected")),
-           "wavg_f1", "error", "warnings"]
-    for record in report["documents"]:
-        counts = [record["iou"][t][k] if "iou" in record else "" for t in thresholds
-                  for k in ("correct", "gt", "detected")]
-        yield [record["document"], record["gt_file"], record["result_file"] or "", *counts,
-               record.get("f1", ""), record.get("error", record.get("skipped", "")), _warnings(record)]
-
-
-def count_csv_rows(report: Mapping) -> Iterator[list]:
-    """Ground-truth, correct and detected counts and precision, recall and F1 (empty where a record has none)."""
-    yield ["document", "gt_file", "result_file", *_COUNT_KEYS, *_SCORE_KEYS, "error", "warnings"]
-    for record in report["documents"]:
-        yield [record["document"], record["gt_file"], record["result_file"] or "",
-               *(record.get(k, "") for k in _COUNT_KEYS), *(record.get(k, "") for k in _SCORE_KEYS),
-               record.get("error", record.get("skipped", "")), _warnings(record)]
-
-
-def _warnings(record: Mapping) -> str:
-    """A record's warnings in one CSV field, a line each."""
-    return "\n".join(record.get("warnings", ()))
 
 
 def as_json(report: Mapping) -> str:

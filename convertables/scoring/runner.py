@@ -13,20 +13,19 @@ from dataclasses import replace
 from functools import partial
 from itertools import islice
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Iterator, NamedTuple, Sequence
 
 from .. import containers, files, registry
 from ..diagnostics import Diagnostic, Diagnostics, InputError, Severity, UsageError
 from ..geometry import GeometryFailed
 from ..model import Document
 from ..options import ReadOptions
-from .metric import Metric, ScoreSettings, get_metric
+from .metric import Metric, MetricError, Scored, ScoreSettings, get_metric
 from .pairing import DocumentPair, Pairing, Pairs, as_path, collect, document_key, pair
 from .executors import DaskCluster, LocalProcesses, executor_for
 from .explain import Details
 from .records import RecordStore
 from .report import ScoreReport
-from .structure import TableTooLarge
 
 
 # -- one document ---------------------------------------------------------------------------
@@ -75,13 +74,43 @@ class _CandidateFiles:
         return self.results[path]
 
 
-def score_pair(pair_: DocumentPair, settings: ScoreSettings, explain: bool = False) -> dict:
-    """The record of one document: the best of its candidates (ground-truth
-    alternatives, result variants), by the metric's preference. Its problems,
-    as diagnostics, are under the key ``diagnostics`` (the runner takes them out
-    of the record; the record keeps the first one's line under ``error``); with
-    ``explain``, the metric's detail of the best candidate, as JSON text, under
-    ``detail`` (taken out too)."""
+class ScoredDocument(NamedTuple):
+    """One document scored: its record (the report's), its problems, and its detail."""
+
+    record: dict
+    """The JSON report's record of the document (the first error's line under ``error``)."""
+    diagnostics: list[Diagnostic]
+    """Its problems and warnings, as diagnostics (the report's ``diagnostics``)."""
+    detail: str | None = None
+    """With ``explain``: the metric's detail of the kept candidate, as JSON text (for the HTML report)."""
+
+
+class _Candidate(NamedTuple):
+    """One of a document's candidates (a ground truth and a result), scored."""
+
+    gt_file: Path
+    result_file: Path | None
+    scored: dict
+    findings: list[Diagnostic]
+    """What the metric found to say about it (:attr:`Scored.findings`)."""
+    preference: tuple
+    """How it ranks among the document's candidates (the greatest is kept)."""
+
+
+def _taken_apart(scored: dict) -> tuple[dict, list[Diagnostic]]:
+    """A metric's record as a plain dict, and the findings beside it (:class:`Scored`)."""
+    return dict(scored), list(scored.findings) if isinstance(scored, Scored) else []
+
+
+def _metric_error(exc: MetricError, where: str | None) -> Diagnostic:
+    return Diagnostic(exc.code, Severity.ERROR, str(exc), where)
+
+
+def score_pair(pair_: DocumentPair, settings: ScoreSettings, explain: bool = False) -> ScoredDocument:
+    """One document scored: the best of its candidates (ground-truth alternatives,
+    result variants), by the metric's preference, with its problems (the record
+    keeps the first one's line under ``error``) and, with ``explain``, the
+    metric's detail of the best candidate."""
     metric = get_metric(settings.metric)
     record: dict = {
         "document": pair_.document,
@@ -91,12 +120,12 @@ def score_pair(pair_: DocumentPair, settings: ScoreSettings, explain: bool = Fal
     problems: list[Diagnostic] = []
     where = str(pair_.result_file or pair_.gt_files[0])
 
-    def failed(diagnostic: Diagnostic, counted: bool | None = None) -> dict:
+    def failed(diagnostic: Diagnostic, counted: bool | None = None) -> ScoredDocument:
         problems.insert(0, diagnostic)
         record["error"] = diagnostic.format()
         if counted is not None:
             record["counted"] = counted
-        return {**record, "diagnostics": problems}
+        return ScoredDocument(record, problems)
 
     try:
         best = None
@@ -111,30 +140,30 @@ def score_pair(pair_: DocumentPair, settings: ScoreSettings, explain: bool = Fal
             scored = metric.score(candidates.gt(gt_file), result, settings, unreadable=error is not None,
                                   gt_file=gt_file)
             if scored is None:
-                return {**record, "skipped": "no result (left out in compat mode)", "diagnostics": problems}
-            scored = {**scored, "findings": scored.get("findings", ())}  # (the metric's own, the kept one's said)
+                record["skipped"] = "no result (left out in compat mode)"
+                return ScoredDocument(record, problems)
+            scored, metric_findings = _taken_apart(scored)  # (the metric's own: the kept one's are said)
             alternatives.append({"gt_file": str(gt_file), "result_file": str(result_file) if result_file else None,
                                  "f1": scored["f1"], **({"error": error.format()} if error else {})})
             # a readable candidate before any unreadable one, whatever their figures
             preference = (error is None, *metric.preference(scored, settings))
-            if best is None or preference > best[3]:  # the first on ties
-                best = (gt_file, result_file, scored, preference)
-        record["gt_file"] = str(best[0])
-        record["result_file"] = str(best[1]) if best[1] else None
-        metric_findings = best[2].pop("findings")
-        record.update(best[2])
+            if best is None or preference > best.preference:  # the first on ties
+                best = _Candidate(gt_file, result_file, scored, metric_findings, preference)
+        record["gt_file"] = str(best.gt_file)
+        record["result_file"] = str(best.result_file) if best.result_file else None
+        record.update(best.scored)
         record["counted"] = True
         if len(alternatives) > 1:
             record["alternatives"] = alternatives
         where = record["result_file"] or record["gt_file"]  # (the metric's findings about the result name none)
         _record_findings(record, problems, [*metric.reading_findings(candidates.findings, settings),
-                                 *(d if d.file else replace(d, file=where) for d in metric_findings)])
-        if explain:
-            record["detail"] = _explained(metric, candidates, best[0], best[1], best[2], settings)
+                                 *(d if d.file else replace(d, file=where) for d in best.findings)])
+        detail = (_explained(metric, candidates, best.gt_file, best.result_file, best.scored, settings)
+                  if explain else None)
     except InputError as exc:
         return failed(exc.diagnostic, counted=False)
-    except TableTooLarge as exc:
-        return failed(Diagnostic("table-too-large", Severity.ERROR, str(exc), where))
+    except MetricError as exc:
+        return failed(_metric_error(exc, where))
     except GeometryFailed as exc:
         return failed(Diagnostic("geometry-failed", Severity.ERROR, str(exc), where))
     except UsageError as exc:
@@ -142,8 +171,7 @@ def score_pair(pair_: DocumentPair, settings: ScoreSettings, explain: bool = Fal
     except Exception as exc:  # a bug of ours: one line for this document, the others are still scored
         return failed(Diagnostic("internal-error", Severity.ERROR, f"unexpected {type(exc).__name__}: {exc} "
                                  "(please report this with the input files)", where), counted=False)
-    record["diagnostics"] = problems
-    return record
+    return ScoredDocument(record, problems, detail)
 
 
 def _explained(metric: Metric, candidates: _CandidateFiles, gt_file: Path, result_file: Path | None,
@@ -223,11 +251,11 @@ WORKERS_PER_CPU = 4
 def score_documents(
     pairs: Sequence[DocumentPair], settings: ScoreSettings, jobs: int = 1, workers_used: list[int] | None = None,
     explain: bool = False, executor: str | LocalProcesses | DaskCluster | None = None,
-) -> Iterator[dict]:
-    """Records in document order; with ``jobs > 1`` documents are scored in
+) -> Iterator[ScoredDocument]:
+    """The documents scored (:class:`ScoredDocument`), in document order; with ``jobs > 1`` documents are scored in
     worker processes unless the corpus is small (see SERIAL_WORK_S). The number
     of processes that scored (this one, or the workers) is appended to ``workers_used``.
-    ``explain``: each record carries its detail (:func:`score_pair`).
+    ``explain``: each comes with its detail (:func:`score_pair`).
 
     ``executor``: ``local`` (the default: this process and worker processes here)
     or ``dask``, or an executor of :mod:`.executors`: with dask every document is
@@ -271,7 +299,7 @@ def score_documents(
 
 
 def _score_on_cluster(pairs: Sequence[DocumentPair], settings: ScoreSettings, jobs: int, workers_used: list[int] | None,
-                      explain: bool, cluster: DaskCluster) -> Iterator[dict]:
+                      explain: bool, cluster: DaskCluster) -> Iterator[ScoredDocument]:
     """Every document scored on the dask cluster's workers, the records in document order."""
     workers = cluster.start(min(jobs, len(pairs), WORKERS_PER_CPU * _usable_cpus()))
     if workers_used is not None:
@@ -372,10 +400,8 @@ def score_paths(
     diagnostics: list[Diagnostic] = []
     error_positions: list[int] = []
     workers: list[int] = []
-    for position, record in zip(kept, score_documents(pairing.pairs.select(kept), settings, jobs, workers,
-                                                      explain=details is not None, executor=executor)):
-        document_diagnostics = record.pop("diagnostics", ())
-        detail = record.pop("detail", None)
+    for position, (record, document_diagnostics, detail) in zip(kept, score_documents(
+            pairing.pairs.select(kept), settings, jobs, workers, explain=details is not None, executor=executor)):
         if detail is not None and details is not None:
             details.add(len(records), detail)
         diagnostics.extend(document_diagnostics)
@@ -452,7 +478,7 @@ def score_document_pair(gt: Document, result: Document, settings: ScoreSettings 
         if scored is None:
             record["skipped"] = "no result (left out in compat mode)"
         else:
-            metric_findings = scored.pop("findings", ())
+            scored, metric_findings = _taken_apart(scored)
             record.update(scored)
             record["counted"] = True
             _record_findings(record, problems, list(metric_findings))
@@ -461,9 +487,9 @@ def score_document_pair(gt: Document, result: Document, settings: ScoreSettings 
 
                 details.add(0, json.dumps(metric.explain(gt, result, settings, record=scored), separators=(",", ":"),
                                           allow_nan=False))
-    except (InputError, TableTooLarge, GeometryFailed) as exc:
-        diagnostic = exc.diagnostic if isinstance(exc, InputError) else Diagnostic(
-            "table-too-large" if isinstance(exc, TableTooLarge) else "geometry-failed", Severity.ERROR, str(exc), name)
+    except (InputError, MetricError, GeometryFailed) as exc:
+        diagnostic = (exc.diagnostic if isinstance(exc, InputError) else _metric_error(exc, name)
+                      if isinstance(exc, MetricError) else Diagnostic("geometry-failed", Severity.ERROR, str(exc), name))
         problems.append(diagnostic)
         record["error"] = diagnostic.format()
     counted = [record] if record.get("counted") else []

@@ -56,9 +56,9 @@ from . import text as texts
 from .assignment import max_weight_assignment
 from .precision_recall import document_mean, f1, scores
 from .declarations import STRUCTURE_SETTINGS
-from .metric import Metric, ScoreSettings, page_needed
+from .metric import Metric, ScoreSettings, TableTooLarge, page_needed
 from .pairing import Pairing, document_key
-from .report import Summary, count_csv_rows, structure_summary
+from .presentation import Summary, count_csv_rows, count_summary
 
 MAX_BAND_SLOTS = 4_000_000
 
@@ -66,10 +66,6 @@ MAX_BAND_SLOTS = 4_000_000
 _BOX_FINDING = "<bounding-box>"
 
 H, V = "H", "V"
-
-
-class TableTooLarge(ValueError):
-    """A table whose compressed grid is too large to scan."""
 
 
 # -- relations of one table --------------------------------------------------------------
@@ -470,53 +466,80 @@ def _max_weight_pairs(gt_tables: list[TableRelations], res_tables: list[TableRel
     return {i: j for i, j in max_weight_assignment(weights) if weights[i][j] > 0}
 
 
-# -- the metric, as the runner calls it ----------------------------------------------------------
+# -- the variants ----------------------------------------------------------------------------
 
-class StructureMetric(Metric):
-    """ICDAR 2013 adjacency relations, and the biomedical benchmark's variant of them."""
+class StructureVariant:
+    """What a variant of the metric decides: how a table's cells become relations
+    (the text's normalisation, which cells are blank and whether they are placed,
+    which of two cells on one slot holds it, the regions' increments, whether a
+    relation counts the empty slots between), how tables are paired, how a
+    document's candidates are found and ranked, and how counts become rates."""
 
-    name = "structure"
-    gt_model = "structure"
-    variants = ("icdar2013", "pubmed")
-    settings = STRUCTURE_SETTINGS
+    name: str
+    increments: bool
+    """Whether a region's row and column increments shift its cells."""
+    blanks_counted: bool
+    """Whether a relation holds the number of empty slots between its cells."""
+    alternatives: bool
+    """Whether ground truths named ``eu-009a``/``eu-009b`` are alternatives of one PDF."""
 
-    def has_alternatives(self, settings: ScoreSettings) -> bool:
-        """ICDAR 2013's a/b ground truths of one PDF (the biomedical benchmark pairs names as they are)."""
-        return settings.variant != "pubmed"
+    def links(self, table: Table, settings: ScoreSettings) -> TableLinks:
+        """A table's links between cells (the normalisation, blanks and overwrite rule)."""
+        raise NotImplementedError
 
-    def has_result_variants(self, settings: ScoreSettings) -> bool:
-        """The biomedical benchmark's result variants, unless ``single_variant``."""
-        return settings.variant == "pubmed" and not settings.single_variant
+    def relations(self, table: Table, settings: ScoreSettings, links: TableLinks | None = None) -> TableRelations:
+        """A table's relations (from its ``links`` where they were made already)."""
+        raise NotImplementedError
 
-    def preference(self, record: dict, settings: ScoreSettings) -> tuple:
-        if settings.variant == "pubmed":
-            return pubmed_preference(record["gt"], record["correct"], record["detected"])
+    def pair(self, gt_tables: list[TableRelations], res_tables: list[TableRelations], settings: ScoreSettings,
+             gt_file: Path | None) -> StructureResult:
+        """A document's tables paired, each pair's counts, and which records count."""
+        raise NotImplementedError
+
+    def rates(self, gt: int, correct: int, detected: int) -> dict:
+        """Precision, recall and F1 from counts, by the conventions of the tool reproduced."""
+        return scores(gt, correct, detected)
+
+    def result_variants(self, settings: ScoreSettings) -> bool:
+        """Whether results named ``PMC1_1``, ``PMC1_2`` are variants of ``PMC1``'s."""
+        return False
+
+    def preference(self, record: dict) -> tuple:
+        """Of a document's candidates, the one with the greatest preference is kept."""
         return (record["f1"],)
 
-    def check(self, settings: ScoreSettings) -> None:
-        if settings.complexity is not None and settings.table_classes is None:
-            raise UsageError("--complexity selects classes of --table-classes: pass the classes file too")
-        if settings.table_classes is not None:
-            _table_classes(settings.table_classes, settings.complexity)
+    def describe(self, settings: ScoreSettings) -> dict:
+        raise NotImplementedError
+
+    def reading_findings(self, findings: list[Diagnostic]) -> list[Diagnostic]:
+        """Of the readers' findings (box findings already left out), those the report says."""
+        raise NotImplementedError
+
+
+class Icdar2013Variant(StructureVariant):
+    """The official ICDAR 2013 tool's: the text normalised as ``--normalise`` says,
+    blank cells not placed, a later cell replacing an earlier one on a slot,
+    cells shifted by their regions' increments, relations holding the empty
+    slots between; each ground-truth table takes the remaining result table on
+    its page with the most correct relations (:func:`pair_icdar2013`); micro
+    totals and a document mean."""
+
+    name = "icdar2013"
+    increments = True
+    blanks_counted = True
+    alternatives = True
+
+    def links(self, table: Table, settings: ScoreSettings) -> TableLinks:
+        return icdar2013_links(table, texts.NORMALISATIONS[settings.normalise])
+
+    def relations(self, table: Table, settings: ScoreSettings, links: TableLinks | None = None) -> TableRelations:
+        return icdar2013_relations(table, texts.NORMALISATIONS[settings.normalise], links)
+
+    def pair(self, gt_tables: list[TableRelations], res_tables: list[TableRelations], settings: ScoreSettings,
+             gt_file: Path | None) -> StructureResult:
+        return pair_icdar2013(gt_tables, res_tables, settings.ignore_page, settings.compat)
 
     def describe(self, settings: ScoreSettings) -> dict:
-        if settings.variant == "pubmed":
-            subset = ""
-            if settings.table_classes is not None:
-                classes = ("of class " + ", ".join(map(str, settings.complexity)) if settings.complexity is not None
-                           else "of any class")
-                subset += (f"; only the ground-truth tables listed {classes} in {settings.table_classes} count "
-                           "(a result table paired with a ground-truth table outside them counts nowhere)")
-            if settings.ignore_fp:
-                subset += "; result tables paired with no ground-truth table do not count (ignore_fp)"
-            return {
-                "variant": "pubmed",
-                "normalisation": "pubmed: accents folded, ASCII only, spaces and line breaks deleted, case kept",
-                "aggregation": "micro: TP, FN and FP summed over all documents (the biomedical benchmark's)"
-                               + ("" if settings.single_variant else
-                                  "; of a result's variants (PMC1_1...) the best by F1, then TP - FP - FN")
-                               + subset,
-            }
         return {
             "variant": "icdar2013",
             "normalisation": {
@@ -534,45 +557,130 @@ class StructureMetric(Metric):
             ),
         }
 
+    def reading_findings(self, findings: list[Diagnostic]) -> list[Diagnostic]:
+        """Tables are paired by page: a region without one, on which the official tool fails, is an error."""
+        return page_needed(findings)
+
+
+class PubmedVariant(StructureVariant):
+    """The biomedical benchmark's: accent-folded ASCII text, case kept; every
+    cell placed, a later one (even empty) replacing an earlier one; increments
+    ignored; relations without the empty slots between; tables paired by a
+    maximum-weight matching on F1 (:func:`pair_pubmed`); its rates
+    (:func:`pubmed_scores`); a result's variants (``PMC1_1``...) compete."""
+
+    name = "pubmed"
+    increments = False
+    blanks_counted = False
+    alternatives = False
+
+    def links(self, table: Table, settings: ScoreSettings) -> TableLinks:
+        return pubmed_links(table)
+
+    def relations(self, table: Table, settings: ScoreSettings, links: TableLinks | None = None) -> TableRelations:
+        return pubmed_relations(table, links)
+
+    def pair(self, gt_tables: list[TableRelations], res_tables: list[TableRelations], settings: ScoreSettings,
+             gt_file: Path | None) -> StructureResult:
+        active = None
+        if settings.table_classes is not None:
+            classes = _table_classes(settings.table_classes, settings.complexity)
+            active = classes.get(document_key(gt_file), set()) if gt_file else set()
+        return pair_pubmed(gt_tables, res_tables, active, settings.ignore_fp)
+
+    def rates(self, gt: int, correct: int, detected: int) -> dict:
+        return pubmed_scores(gt, correct, detected)
+
+    def result_variants(self, settings: ScoreSettings) -> bool:
+        return not settings.single_variant
+
+    def preference(self, record: dict) -> tuple:
+        return pubmed_preference(record["gt"], record["correct"], record["detected"])
+
+    def describe(self, settings: ScoreSettings) -> dict:
+        subset = ""
+        if settings.table_classes is not None:
+            classes = ("of class " + ", ".join(map(str, settings.complexity)) if settings.complexity is not None
+                       else "of any class")
+            subset += (f"; only the ground-truth tables listed {classes} in {settings.table_classes} count "
+                       "(a result table paired with a ground-truth table outside them counts nowhere)")
+        if settings.ignore_fp:
+            subset += "; result tables paired with no ground-truth table do not count (ignore_fp)"
+        return {
+            "variant": "pubmed",
+            "normalisation": "pubmed: accents folded, ASCII only, spaces and line breaks deleted, case kept",
+            "aggregation": "micro: TP, FN and FP summed over all documents (the biomedical benchmark's)"
+                           + ("" if settings.single_variant else
+                              "; of a result's variants (PMC1_1...) the best by F1, then TP - FP - FN")
+                           + subset,
+        }
+
+    def reading_findings(self, findings: list[Diagnostic]) -> list[Diagnostic]:
+        """The benchmark pairs no pages: a page below one says nothing of its figures."""
+        return [d for d in findings if d.severity is not Severity.INFO and d.code != "page-below-one"]
+
+
+VARIANTS: dict[str, StructureVariant] = {v.name: v for v in (Icdar2013Variant(), PubmedVariant())}
+"""The variants by name, the default first."""
+
+
+# -- the metric, as the runner calls it ----------------------------------------------------------
+
+class StructureMetric(Metric):
+    """ICDAR 2013 adjacency relations, and the biomedical benchmark's variant of
+    them: what differs is the variant's (:class:`StructureVariant`)."""
+
+    name = "structure"
+    gt_model = "structure"
+    variants = tuple(VARIANTS)
+    settings = STRUCTURE_SETTINGS
+
+    @staticmethod
+    def variant_of(settings: ScoreSettings) -> StructureVariant:
+        """The variant the settings name (the default where they name none)."""
+        return VARIANTS[settings.variant or "icdar2013"]
+
+    def has_alternatives(self, settings: ScoreSettings) -> bool:
+        """ICDAR 2013's a/b ground truths of one PDF (the biomedical benchmark pairs names as they are)."""
+        return self.variant_of(settings).alternatives
+
+    def has_result_variants(self, settings: ScoreSettings) -> bool:
+        """The biomedical benchmark's result variants, unless ``single_variant``."""
+        return self.variant_of(settings).result_variants(settings)
+
+    def preference(self, record: dict, settings: ScoreSettings) -> tuple:
+        return self.variant_of(settings).preference(record)
+
+    def check(self, settings: ScoreSettings) -> None:
+        if settings.complexity is not None and settings.table_classes is None:
+            raise UsageError("--complexity selects classes of --table-classes: pass the classes file too")
+        if settings.table_classes is not None:
+            _table_classes(settings.table_classes, settings.complexity)
+
+    def describe(self, settings: ScoreSettings) -> dict:
+        return self.variant_of(settings).describe(settings)
+
     def score(self, gt: Document, result: Document | None, settings: ScoreSettings,
               unreadable: bool = False, gt_file: Path | None = None) -> dict | None:
         if result is None:
             if settings.compat:
                 return None
             result = Document()
-        if settings.variant == "pubmed":
-            gt_tables = [pubmed_relations(t) for t in gt.tables]
-            res_tables = [pubmed_relations(t) for t in result.tables]
-        else:
-            rule = texts.NORMALISATIONS[settings.normalise]
-            gt_tables = [icdar2013_relations(t, rule) for t in gt.tables]
-            res_tables = [icdar2013_relations(t, rule) for t in result.tables]
-        outcome = self._paired(gt_tables, res_tables, settings, gt_file)
+        variant = self.variant_of(settings)
+        gt_tables = [variant.relations(t, settings) for t in gt.tables]
+        res_tables = [variant.relations(t, settings) for t in result.tables]
+        outcome = variant.pair(gt_tables, res_tables, settings, gt_file)
         counts = outcome.counts
         counted = {id(t) for t in outcome.counted}
-        rates = self._rates(settings)
-        return {"tables": [{**t.as_dict(rates), "counted": id(t) in counted} for t in outcome.tables],
-                **counts, **rates(**counts)}
+        return {"tables": [{**t.as_dict(variant.rates), "counted": id(t) in counted} for t in outcome.tables],
+                **counts, **variant.rates(**counts)}
 
     def reading_findings(self, findings: list[Diagnostic], settings: ScoreSettings) -> list[Diagnostic]:
         """Boxes are not read by this metric, nor by the official tool in this mode: what
-        was wrong with them (us-018's ``x1='26ß'``) leaves the figures as they are. The
-        ICDAR 2013 variant pairs tables by page: a region without one, on which the
-        official tool fails, is an error; the biomedical benchmark pairs no pages."""
+        was wrong with them (us-018's ``x1='26ß'``) leaves the figures as they are;
+        the rest is the variant's to say (:meth:`StructureVariant.reading_findings`)."""
         findings = [d for d in findings if d.code != "box-inverted" and not d.message.startswith(_BOX_FINDING)]
-        if settings.variant == "pubmed":
-            return [d for d in findings if d.severity is not Severity.INFO and d.code != "page-below-one"]
-        return page_needed(findings)
-
-    def _paired(self, gt_tables: list[TableRelations], res_tables: list[TableRelations], settings: ScoreSettings,
-                gt_file: Path | None) -> StructureResult:
-        if settings.variant == "pubmed":
-            active = None
-            if settings.table_classes is not None:
-                classes = _table_classes(settings.table_classes, settings.complexity)
-                active = classes.get(document_key(gt_file), set()) if gt_file else set()
-            return pair_pubmed(gt_tables, res_tables, active, settings.ignore_fp)
-        return pair_icdar2013(gt_tables, res_tables, settings.ignore_page, settings.compat)
+        return self.variant_of(settings).reading_findings(findings)
 
     def explain(self, gt: Document, result: Document | None, settings: ScoreSettings, record: dict | None = None,
                 gt_file: Path | None = None) -> dict:
@@ -582,27 +690,22 @@ class StructureMetric(Metric):
         from .explain import table_grid, with_relations
 
         result = result or Document()
-        pubmed = settings.variant == "pubmed"
-        rule = texts.NORMALISATIONS[settings.normalise]
+        variant = self.variant_of(settings)
 
         def tables(doc: Document) -> tuple[list[TableLinks], list[TableRelations]]:
-            if pubmed:
-                links = [pubmed_links(t) for t in doc.tables]
-                return links, [pubmed_relations(t, k) for t, k in zip(doc.tables, links)]
-            links = [icdar2013_links(t, rule) for t in doc.tables]
-            return links, [icdar2013_relations(t, rule, k) for t, k in zip(doc.tables, links)]
+            links = [variant.links(t, settings) for t in doc.tables]
+            return links, [variant.relations(t, settings, k) for t, k in zip(doc.tables, links)]
 
         def grid(table: Table, links: TableLinks, found: list[bool]) -> dict:
             placed = links.placed
-            relations = [(placed[a], placed[b], direction, None if pubmed else gap)
+            relations = [(placed[a], placed[b], direction, gap if variant.blanks_counted else None)
                          for a, b, direction, gap in links.links]
-            return with_relations(table_grid(table, shifted=not pubmed), relations, [int(f) for f in found])
+            return with_relations(table_grid(table, shifted=variant.increments), relations, [int(f) for f in found])
 
         gt_links, gt_relations = tables(gt)
         res_links, res_relations = tables(result)
-        outcome = self._paired(gt_relations, res_relations, settings, gt_file)
+        outcome = variant.pair(gt_relations, res_relations, settings, gt_file)
         counted = {id(t) for t in outcome.counted}
-        rates = self._rates(settings)
         pairs = []
         for t in outcome.tables:
             g, r = t.gt_index, t.result_index
@@ -614,18 +717,13 @@ class StructureMetric(Metric):
             pairs.append({
                 "gt": grid(gt.tables[g], gt_links[g], gt_found) if g is not None else None,
                 "result": grid(result.tables[r], res_links[r], res_found) if r is not None else None,
-                "scores": t.as_dict(rates), "counted": id(t) in counted,
+                "scores": t.as_dict(variant.rates), "counted": id(t) in counted,
             })
         return {"kind": "relations", "levels": ["relations"], "pairs": pairs, "notes": []}
 
-    @staticmethod
-    def _rates(settings: ScoreSettings) -> Callable[..., dict]:
-        """Precision, recall and F1 from counts, by the conventions of the tool reproduced."""
-        return pubmed_scores if settings.variant == "pubmed" else scores
-
     def aggregate(self, records: list[dict], settings: ScoreSettings) -> dict:
         totals = {k: sum(r[k] for r in records) for k in ("gt", "correct", "detected")}
-        return {"total": {**totals, **self._rates(settings)(**totals), "documents": len(records)},
+        return {"total": {**totals, **self.variant_of(settings).rates(**totals), "documents": len(records)},
                 "document_mean": document_mean(records)}
 
     def check_pairing(self, pairing: Pairing, settings: ScoreSettings) -> None:
@@ -636,7 +734,7 @@ class StructureMetric(Metric):
                                  "documents in the classes asked for (its lines name files as PMC4058045.nxml)")
 
     def summary(self, report: Mapping) -> Summary:
-        return structure_summary(report)
+        return count_summary(report)
 
     def csv_rows(self, report: Mapping) -> Iterator[list]:
         return count_csv_rows(report)

@@ -24,7 +24,7 @@ from typing import Any, Iterable, Iterator, Mapping
 
 from ..model import Document, Table
 from .metric import Metric, ScoreSettings
-from .report import Rows, Summary, notes
+from .presentation import Rows, Summary, notes, problem, title, warnings_field
 
 
 class TableSimilarityMetric(Metric):
@@ -116,14 +116,14 @@ class TableSimilarityMetric(Metric):
         total, mean = report["total"], report["document_mean"]
         totals = [["mean over tables", str(total["tables"]), *(_shown(total[name]) for name in self.scores)],
                   ["mean over documents", "", *(_shown(mean[name]) for name in self.scores)]]
-        return Summary(f"{report['metric']} ({report['variant']})", columns, rows, totals, notes(report))
+        return Summary(title(report), columns, rows, totals, notes(report))
 
     def csv_rows(self, report: Mapping) -> Iterator[list]:
         yield ["document", "gt_file", "result_file", "tables", *self.scores, "error", "warnings"]
         for record in report["documents"]:
             yield [record["document"], record["gt_file"], record["result_file"] or "",
                    record.get("table_count", ""), *(_csv(record.get(name, "")) for name in self.scores),
-                   record.get("error", record.get("skipped", "")), "\n".join(record.get("warnings", ()))]
+                   problem(record), warnings_field(record)]
 
 
 class _Mean:

@@ -6,7 +6,7 @@ space is *kept*, as Java's ``\\s`` keeps it), then upper-case; ``ignorechars``
 first turns every character outside ``[A-Za-z0-9_]`` into ``_``,
 ``ignorechars2`` deletes them. ``pubmed`` is the biomedical benchmark's: fold
 accents (NFKD, drop combining marks, NFKC), keep ASCII only, delete spaces,
-tabs and line breaks, keep case.
+tabs and line breaks, keep case. :func:`cell_text` is the text GriTS_Con compares.
 """
 
 from __future__ import annotations
@@ -14,7 +14,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
+
+if TYPE_CHECKING:
+    from ..model import Cell
 
 # Cell texts repeat a lot (numbers, units, blanks): each rule is cached per text.
 _cached = lru_cache(maxsize=1 << 16)
@@ -65,3 +68,26 @@ NORMALISATIONS: dict[str, Callable[[str], str]] = {
     "ignorechars2": ignorechars2,
     "pubmed": pubmed,
 }
+
+
+def cell_text(cell: Cell) -> str:
+    """The text GriTS_Con compares: the reference reads a cell's HTML as the
+    text runs of its element and everything inside it, joined by single
+    spaces (``' '.join(element.itertext())``), whitespace as written. Where
+    the model keeps the cell's markup (HTML, PubTabNet) the runs are rebuilt
+    from it (a run ends at each inline tag); otherwise the content is the text."""
+    markup = cell.markup
+    if markup is None:
+        return cell.content or ""
+    runs: list[str] = []
+    run: list[str] = []
+    for token in markup:
+        if len(token) > 2 and token[0] == "<" and token[-1] == ">":
+            if run:
+                runs.append("".join(run))
+                run = []
+        else:
+            run.append(token)
+    if run:
+        runs.append("".join(run))
+    return " ".join(runs)
