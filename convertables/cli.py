@@ -128,7 +128,7 @@ def _progress(total: int):
 
 def _convert(
     inputs: list[Path],
-    output: Optional[Path],
+    output: Optional[str],
     from_name: Optional[str],
     to_name: Optional[str],
     *,
@@ -184,7 +184,7 @@ def _convert(
 
 Inputs = Annotated[list[Path], typer.Argument(help="Input files or folders (folders are read recursively).",
                                               show_default=False)]
-OutputOpt = Annotated[Optional[Path], typer.Option("-o", "--output",
+OutputOpt = Annotated[Optional[str], typer.Option("-o", "--output", metavar="PATH",
                       help="Output file, or folder for a batch; '-' or nothing for standard output.")]
 ForceOpt = Annotated[bool, typer.Option("--force", help="Replace existing output files.")]
 ReportOpt = Annotated[str, typer.Option("--format", help="Report: text (to stderr) or json (to stdout).")]
@@ -392,9 +392,9 @@ def _score_command(
                                          show_default=False)],
     metric: Annotated[str, typer.Option("--metric", help="The metric (see docs/scoring.md).")] = "structure",
     report: Annotated[str, typer.Option("--format", help="Report: text (a table on stdout), json, csv (a row a document), github (workflow annotations for the documents' errors and warnings, then the table), or html (the page --html writes).")] = "text",
-    per_document: Annotated[Optional[Path], typer.Option("--per-document", help="Also write per-document figures as CSV.")] = None,
-    records: Annotated[Optional[Path], typer.Option("--records", help="Also write each document's record as a JSON line, as it is scored (JSON Lines).")] = None,
-    html: Annotated[Optional[Path], typer.Option("--html", help="Also write the HTML report: one self-contained page with the totals, a table of the documents and, for each, its tables drawn as grids, cells coloured by what the metric found.")] = None,
+    per_document: Annotated[Optional[str], typer.Option("--per-document", metavar="FILE", help="Also write per-document figures as CSV.")] = None,
+    records: Annotated[Optional[str], typer.Option("--records", metavar="FILE", help="Also write each document's record as a JSON line, as it is scored (JSON Lines).")] = None,
+    html: Annotated[Optional[str], typer.Option("--html", metavar="FILE", help="Also write the HTML report: one self-contained page with the totals, a table of the documents and, for each, its tables drawn as grids, cells coloured by what the metric found.")] = None,
     jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, show_default=False, help="Worker processes scoring documents in parallel [default: the CPUs this process may use, as many as the available memory holds at 512 MiB each; 1: none; at most 4 per CPU are started].")] = None,
     force: ForceOpt = False,
     join: Annotated[bool, typer.Option("--join", help="Results exported one file per table "
@@ -431,7 +431,7 @@ def _score_command(
 
         convertables score --gt /data/gt --result /data/res --executor dask --scheduler tcp://10.0.0.5:8786
     """
-    from .api import score as score_files
+    from .api import check_score_paths, score as score_files
     from .reports import Streams, reporter
     from .scoring import default_jobs
     from .scoring.report import write_csv_file
@@ -439,21 +439,14 @@ def _score_command(
     lines = None
     try:
         chosen = reporter(report, "score")
-        for path in (per_document, records, html):
-            if path is None:
-                continue
-            from .scoring.pairing import among_inputs
-
-            if among_inputs(path, gt, result):
-                raise UsageError(f"{path} is one of the inputs; refused even with --force")
-            if path.exists() and not force:
-                raise UsageError(f"{path} exists already; pass --force to replace it")
         jobs = default_jobs() if jobs is None else jobs
         given = {k: v for k, v in settings.items() if v is not None and v is not False}
+        check_score_paths(gt, result, join=join, force=force, force_flag="--force",
+                          outputs={"--per-document": per_document, "--records": records, "--html": html}, **given)
         if records is not None:
             from .files import AtomicLines
 
-            lines = AtomicLines(records, force=force)
+            lines = AtomicLines(Path(records), force=force)
         bar = _progress(2) if report == "text" else None
         task = bar.add_task("scoring", total=None) if bar is not None else None
 
@@ -491,12 +484,12 @@ def _score_command(
             unwritten = exc.diagnostic
     if per_document is not None:
         try:
-            write_csv_file(scored, per_document, force=force)
+            write_csv_file(scored, Path(per_document), force=force)
         except InputError as exc:  # the scores are still reported, and this said after them
             unwritten = exc.diagnostic
     if html is not None:
         try:
-            scored.write_html(html, force=force)
+            scored.write_html(Path(html), force=force)
         except InputError as exc:
             unwritten = exc.diagnostic
     chosen.scored(scored, Streams())
@@ -509,7 +502,8 @@ def _score_command(
 def merge_reports(
     reports: Annotated[list[Path], typer.Argument(help="The JSON reports of score --shard K/N --format json, "
                                                        "one a shard.", show_default=False)],
-    output: OutputOpt = None,
+    output: Annotated[Optional[str], typer.Option("-o", "--output", metavar="FILE",
+                      help="Output file; '-' or nothing for standard output.")] = None,
     force: ForceOpt = False,
 ) -> None:
     """Join the reports of a corpus scored in shards into the report one run gives.
@@ -525,14 +519,16 @@ def merge_reports(
 
         convertables merge-reports s1.json s2.json -o all.json
     """
-    from .files import read_bytes_of, write_atomic
+    from .files import FILE, PathArg, check_command_paths, read_bytes_of, write_atomic
     from .scoring.shards import merge_reports as merge
 
     try:
+        check_command_paths([*(PathArg("the report", path, FILE) for path in reports),
+                     PathArg("-o", output, FILE, output=True)], force=force)
         loaded = []
         for path in reports:
             try:
-                loaded.append(json.loads(read_bytes_of(path)))
+                loaded.append(json.loads(read_bytes_of(Path(path))))
             except ValueError as exc:
                 raise UsageError(f"{path}: not a JSON report ({exc})") from None
         merged = merge(loaded)
@@ -540,7 +536,7 @@ def merge_reports(
         if output is None or str(output) == "-":
             sys.stdout.write(text)
         else:
-            write_atomic(output, text.encode("utf-8"), force=force)
+            write_atomic(Path(output), text.encode("utf-8"), force=force)
     except InputError as exc:  # a report that cannot be read, an output that cannot be written
         typer.echo(exc.diagnostic.format(), err=True)
         raise typer.Exit(EXIT_FAILED)

@@ -463,3 +463,110 @@ def write_atomic(path: Path, data: bytes, force: bool = False) -> None:
     finally:
         if tmp.exists():
             tmp.unlink()
+
+
+# -- the paths a command is given ------------------------------------------------------
+
+FILE, FOLDER, ANY = "file", "folder", "file or folder"
+
+
+class PathArg:
+    """A path a command was given, and what it must be.
+
+    ``option`` names it in messages (``-o``, ``--html``, ``--pdf-dir``, ``the
+    input``); ``value`` is as given: text keeps a trailing slash, which says a
+    folder (``Path`` drops it). ``wants`` is :data:`FILE`, :data:`FOLDER` or
+    :data:`ANY`. An input folder's ``reads`` are the suffixes of the files read
+    from it (None: every file), so that an output beside them that no one reads
+    is allowed."""
+
+    __slots__ = ("option", "value", "wants", "output", "reads")
+
+    def __init__(self, option: str, value, wants: str = ANY, *, output: bool = False,
+                 reads: Iterable[str] | None = None):
+        self.option, self.value, self.wants, self.output = option, value, wants, output
+        self.reads = None if reads is None else tuple(s.lower() for s in reads)
+
+    @property
+    def given(self) -> bool:
+        return self.value is not None and not is_stdin(self.value)
+
+    @property
+    def path(self) -> Path:
+        return Path(self.value)
+
+    @property
+    def names_folder(self) -> bool:
+        """Given with a trailing slash: a folder, whether or not it exists."""
+        text = os.fspath(self.value)
+        return isinstance(text, str) and text.endswith(("/", os.sep))
+
+
+def check_command_paths(arguments: Iterable[PathArg], force: bool | None = None, force_flag: str = "--force") -> None:
+    """Check every path a command was given before any work: inputs exist and
+    are what they must be (a folder where a folder is read); no output is a
+    folder where a file is written, or a file (or a name with a format's suffix
+    that does not exist yet) where a folder is; none is one of the inputs, or a
+    file that would be read from an input folder, by resolved path (links and
+    ``..`` followed), with or without ``force``; no two outputs are one file.
+    ``force`` False: an existing output file is refused too (None: the caller
+    checks each as it writes; ``force_flag`` is how the message names it).
+    :class:`UsageError` for the first found."""
+    arguments = [a for a in arguments if a.given]
+    inputs = [a for a in arguments if not a.output]
+    for arg in inputs:
+        path = arg.path
+        if not path.exists():
+            raise UsageError(f"{_named(arg)}: no such {'folder' if arg.wants == FOLDER else 'file or folder'}")
+        if arg.wants == FOLDER and not path.is_dir():
+            raise UsageError(f"{_named(arg)}: is a file; {arg.option} takes a folder")
+        if arg.wants == FILE and path.is_dir():
+            raise UsageError(f"{_named(arg)}: is a folder; {arg.option} takes a file")
+    read = [(a.path.resolve(), a) for a in inputs]
+    written: dict[Path, PathArg] = {}
+    for arg in (a for a in arguments if a.output):
+        path = arg.path
+        target = path.resolve()
+        for source, of in read:
+            if _reads(source, of, target):
+                read_as = f" (read as {of.option})" if of.option.startswith("-") else ""
+                raise UsageError(f"{_named(arg)}: is one of the inputs; refused even with --force{read_as}")
+        if arg.wants == FILE:
+            if arg.names_folder:
+                raise UsageError(f"{_named(arg)}: names a folder (it ends in a slash); {arg.option} writes a file")
+            if path.is_dir():
+                raise UsageError(f"{_named(arg)}: is a folder; {arg.option} writes a file")
+        elif arg.wants == FOLDER:
+            if path.exists() and not path.is_dir():
+                raise UsageError(f"{_named(arg)}: is a file; {arg.option} writes into a folder here")
+            if not path.exists() and not arg.names_folder and _names_a_file(path):
+                raise UsageError(f"{_named(arg)}: names a file (its suffix is {path.suffix}); {arg.option} writes "
+                                 "into a folder here (end it with a slash for a folder of that name)")
+        if target in written:
+            raise UsageError(f"{_named(arg)}: named by both {written[target].option} and {arg.option}")
+        written[target] = arg
+        if force is False and arg.wants == FILE and path.exists():
+            raise UsageError(f"{os.fspath(arg.value)} exists already; pass {force_flag} to replace it")
+
+
+def _named(arg: PathArg) -> str:
+    return f"{arg.option} {os.fspath(arg.value)}" if arg.option.startswith("-") else os.fspath(arg.value)
+
+
+def _names_a_file(path: Path) -> bool:
+    """Whether ``path``'s suffix is a writable format's (``single.json``)."""
+    suffix = path.suffix.lower()
+    return bool(suffix) and any(suffix in f.suffixes for f in registry.formats().values() if f.writes)
+
+
+def _reads(source: Path, arg: PathArg, target: Path) -> bool:
+    """Whether writing ``target`` replaces something the input ``arg`` (at
+    ``source``, resolved) is read from."""
+    if target == source:
+        return True
+    if source.is_dir():
+        return source in target.parents and (arg.reads is None or target.name.lower().endswith(arg.reads))
+    try:  # the same file by another name (a hard link)
+        return target.exists() and os.path.samefile(source, target)
+    except OSError:
+        return False

@@ -344,13 +344,13 @@ def json_pieces(report: Mapping) -> Iterator[str]:
     last = len(report) - 1
     for position, (key, value) in enumerate(report.items()):
         comma = "," if position < last else ""
-        if key == "documents" and len(value):
+        if key == "documents":  # (a list, or records kept on disk; a shard may have none)
             yield f"\n {json.dumps(key)}: ["
             first = True
             for record in value:
                 yield ("\n  " if first else ",\n  ") + json.dumps(record)
                 first = False
-            yield f"\n ]{comma}"
+            yield f"]{comma}" if first else f"\n ]{comma}"
         else:
             yield f"\n {json.dumps(key)}: {json.dumps(value, indent=1).replace(chr(10), chr(10) + ' ')}{comma}"
     yield "\n}"
