@@ -28,6 +28,10 @@ from typing import Callable, Mapping, Sequence
 from .diagnostics import Diagnostics, Severity
 from .model import Cell, Document, Region
 
+INDEX_LIMIT = 10**9
+"""The largest row, column, page or id (in magnitude) the readers take: no real
+grid comes near it; a larger one is a ``bad-number`` error."""
+
 # Where each model object was found in its source, keyed by id(object).
 SourceLines = Mapping[int, int]
 
