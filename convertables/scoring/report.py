@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Iterable, Iterator, Mapping, NamedTuple, TextIO
@@ -285,11 +286,31 @@ def per_document_csv(report: Mapping) -> str:
     return out.getvalue()
 
 
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_PLAIN_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def spreadsheet_safe(value):
+    """A CSV field that no spreadsheet runs as a formula: text that starts as one
+    does (``=``, ``+``, ``-``, ``@``, a tab or a carriage return: OWASP's rule for
+    CSV injection) is given a leading ``'``; numbers, and text that is a plain
+    number, stay as they are."""
+    if value.__class__ is str and value.startswith(_FORMULA_START) and not _PLAIN_NUMBER.fullmatch(value):
+        return "'" + value
+    return value
+
+
 def write_csv(report: Mapping, out: TextIO) -> None:
-    """The per-document CSV written to ``out`` a row at a time."""
+    """The per-document CSV written to ``out`` a row at a time, its text fields
+    made :func:`spreadsheet_safe` (document and file names come from anyone)."""
     from .metric import get_metric
 
-    csv.writer(out, lineterminator="\n").writerows(get_metric(report["metric"]).csv_rows(report))
+    plain = csv.writer(out, lineterminator="\n")
+    # (a row with a carriage return in a field: its text quoted, which the csv module does only for "\n" here)
+    quoted = csv.writer(out, lineterminator="\n", quoting=csv.QUOTE_NONNUMERIC)
+    for row in get_metric(report["metric"]).csv_rows(report):
+        row = [spreadsheet_safe(value) for value in row]
+        (quoted if any(value.__class__ is str and "\r" in value for value in row) else plain).writerow(row)
 
 
 def write_csv_file(report: Mapping, path, force: bool = False) -> None:
