@@ -269,9 +269,14 @@ def dumps(
 ) -> bytes:
     """The bytes of ``doc`` written in ``format``, its boxes first converted to
     the format's own frame where ``options`` say how."""
+    from .grid import GridTooLarge
+
     fmt = registry.get(format)
     diagnostics = diagnostics if diagnostics is not None else Diagnostics()
-    return fmt.writer()(_in_native_frame(doc, fmt, options, diagnostics), diagnostics, options)
+    try:
+        return fmt.writer()(_in_native_frame(doc, fmt, options, diagnostics), diagnostics, options)
+    except GridTooLarge as exc:  # (a skeleton made from the grid)
+        raise diagnostics.fail("too-large", str(exc)) from None
 
 
 def _in_native_frame(doc: Document, to_format: Format, options: WriteOptions, diagnostics: Diagnostics) -> Document:

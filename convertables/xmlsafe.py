@@ -29,6 +29,13 @@ def _parser() -> etree.XMLParser:
     )
 
 
+ENTITY_MARKS = tuple(text.encode(encoding) for text in ("<!ENTITY", "<!entity")
+                     for encoding in ("utf-8", "utf-16-le", "utf-16-be"))
+"""An entity declaration's start as UTF-8 (and ASCII's other supersets) and
+UTF-16 write it; libxml2 may refuse a document before it tells of one (an
+amplification in an attribute reads as a syntax error)."""
+
+
 def parse_xml(data: bytes, diagnostics: Diagnostics) -> etree._Element:
     """Parse ``data`` and return the root element, or raise :class:`InputError`.
 
@@ -37,7 +44,7 @@ def parse_xml(data: bytes, diagnostics: Diagnostics) -> etree._Element:
     """
     if not data or data.isspace():  # (isspace stops at the first other byte; strip would copy)
         raise diagnostics.fail("xml-empty", "the file is empty")
-    if b"<!ENTITY" in data:  # refused before libxml2 sees it (it is also checked after parsing)
+    if any(mark in data for mark in ENTITY_MARKS):  # refused before libxml2 sees it (and checked after parsing)
         raise _entities_refused(diagnostics)
     try:
         root = etree.fromstring(data, _parser())

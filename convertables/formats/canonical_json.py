@@ -14,7 +14,7 @@ import re
 
 from ..diagnostics import Diagnostics
 from ..geometry import ordered
-from ..grid import INDEX_LIMIT
+from ..grid import NUMBER_LIMIT
 from ..model import BBox, Cell, Document, Frame, Instruction, Page, Region, Table, TextItem
 from ..options import ReadOptions, WriteOptions
 from ..registry import Format
@@ -192,21 +192,21 @@ _RANGED_KEYS = {"start_row", "start_col", "end_row", "end_col", "row_increment",
 
 def _out_of_range(value) -> str | None:
     """Where ``value`` (read JSON, valid against the schema) holds an index, page
-    or id beyond :data:`~convertables.grid.INDEX_LIMIT`: a description, else None."""
+    or id beyond :data:`~convertables.grid.NUMBER_LIMIT`: a description, else None."""
     for page in value.get("pages", ()):
-        if abs(page["number"]) > INDEX_LIMIT:
+        if abs(page["number"]) > NUMBER_LIMIT:
             return f"a page number {_shortened(page['number'])}"
     for table in value["tables"]:
         for item in (table, *table["regions"]):
             for key in _RANGED_KEYS.intersection(item):
-                if item[key] is not None and abs(item[key]) > INDEX_LIMIT:
+                if item[key] is not None and abs(item[key]) > NUMBER_LIMIT:
                     return f"a table's or region's {key} {_shortened(item[key])}"
         for region in table["regions"]:
             for cell in region["cells"]:
                 numbers = (cell["start_row"], cell["start_col"], cell["end_row"], cell["end_col"], cell.get("id") or 0)
-                if max(numbers) > INDEX_LIMIT or min(numbers) < -INDEX_LIMIT:
+                if max(numbers) > NUMBER_LIMIT or min(numbers) < -NUMBER_LIMIT:
                     key = next(k for k in ("start_row", "start_col", "end_row", "end_col", "id")
-                               if abs(cell.get(k) or 0) > INDEX_LIMIT)
+                               if abs(cell.get(k) or 0) > NUMBER_LIMIT)
                     return f"table {table['id']}, region {region['id']}: a cell's {key} {_shortened(cell[key])}"
     return None
 
@@ -240,7 +240,7 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
         _integral_numbers_as_ints(value)
     beyond = _out_of_range(value)
     if beyond is not None:
-        raise diagnostics.fail("bad-number", f"{beyond} is out of range (at most {INDEX_LIMIT:,} in "
+        raise diagnostics.fail("bad-number", f"{beyond} is out of range (at most {NUMBER_LIMIT:,} in "
                                              "magnitude)")
     doc = from_data(value)
     _check_boxes(doc, diagnostics)

@@ -60,7 +60,7 @@ import re
 from lxml import etree
 
 from ..diagnostics import Diagnostics
-from ..grid import drop_pandas_default_labels
+from ..grid import MAX_GRID_SLOTS, drop_pandas_default_labels
 from ..model import Cell, Document, Region, Table
 from ..options import PAGE, PANDAS_LABELS, ReadOptions, WriteOptions
 from ..registry import Format
@@ -606,6 +606,13 @@ def _title_text(title) -> str:
     return "".join(piece.strip() for piece in pieces if piece)
 
 
+MARKUP_PER_CHARACTER = 8
+"""The most markup tokens (TEDS's, :func:`cell_markup`) the cells of a page may
+hold in all, per character of the page: a cell's markup holds every table
+nested in it, so tables nested in one another repeat their inner tables' markup
+once a level, which would grow with the square of the page's size."""
+
+
 def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Document:
     if not data.strip():
         raise diagnostics.fail("html-empty", "the file is empty")
@@ -641,6 +648,7 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
     # regex: the page is scanned once, and this is the cheaper scan.)
     may_have_styles = "style" in text.lower()
     reference_table = _reference_table(text, tops)
+    markup_left = MARKUP_PER_CHARACTER * len(text) + 100_000
     for element in (e for top in tops for e in _tables_and_styles(top, may_have_styles)):
         if element is reference_table:
             doc.metadata["teds_table"] = str(table_index)
@@ -652,6 +660,12 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
             model = form_table(element)
             explicit = parse_non_negative(element.get("data-page"))
             cells = model.cells
+            markup_left -= sum(len(cell.markup) for cell in cells if cell.markup is not None)
+            if markup_left < 0:
+                raise diagnostics.fail("too-large", f"table {table_index}: the cells' markup adds up to more than "
+                                                    f"{MARKUP_PER_CHARACTER} tokens a character of the file (a cell "
+                                                    "holds the markup of every table nested in it)",
+                                       line=element.sourceline)
             if model.bad_spans:
                 diagnostics.warning(
                     "html-span", f"table {table_index}: span value(s) {', '.join(model.bad_spans[:3])} read by the "
@@ -710,7 +724,7 @@ def _reference_table(text: str, tops: list):
 
 # A table is written slot by slot (an empty <td> for each hole, a <tr> for every row):
 # one whose grid holds more slots than this is refused rather than written for hours.
-MAX_WRITTEN_SLOTS = 10_000_000
+MAX_WRITTEN_SLOTS = MAX_GRID_SLOTS
 
 
 _ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;"})

@@ -18,6 +18,7 @@ from typing import Callable, Iterator, Sequence
 from .. import containers, files, registry
 from ..diagnostics import Diagnostic, Diagnostics, InputError, Severity, UsageError
 from ..geometry import GeometryFailed
+from ..grid import GridTooLarge
 from ..model import Document
 from ..options import ReadOptions
 from .metric import Metric, ScoreSettings, get_metric
@@ -27,6 +28,11 @@ from .explain import Details
 from .records import RecordStore
 from .report import ScoreReport
 from .structure import TableTooLarge
+
+
+def _too_large_code(exc: GridTooLarge) -> str:
+    """A metric's own bound (``table-too-large``), or the grid's (``too-large``)."""
+    return "table-too-large" if isinstance(exc, TableTooLarge) else "too-large"
 
 
 # -- one document ---------------------------------------------------------------------------
@@ -133,8 +139,8 @@ def score_pair(pair_: DocumentPair, settings: ScoreSettings, explain: bool = Fal
             record["detail"] = _explained(metric, candidates, best[0], best[1], best[2], settings)
     except InputError as exc:
         return failed(exc.diagnostic, counted=False)
-    except TableTooLarge as exc:
-        return failed(Diagnostic("table-too-large", Severity.ERROR, str(exc), where))
+    except GridTooLarge as exc:
+        return failed(Diagnostic(_too_large_code(exc), Severity.ERROR, str(exc), where))
     except GeometryFailed as exc:
         return failed(Diagnostic("geometry-failed", Severity.ERROR, str(exc), where))
     except UsageError as exc:
@@ -461,9 +467,10 @@ def score_document_pair(gt: Document, result: Document, settings: ScoreSettings 
 
                 details.add(0, json.dumps(metric.explain(gt, result, settings, record=scored), separators=(",", ":"),
                                           allow_nan=False))
-    except (InputError, TableTooLarge, GeometryFailed) as exc:
+    except (InputError, GridTooLarge, GeometryFailed) as exc:
         diagnostic = exc.diagnostic if isinstance(exc, InputError) else Diagnostic(
-            "table-too-large" if isinstance(exc, TableTooLarge) else "geometry-failed", Severity.ERROR, str(exc), name)
+            _too_large_code(exc) if isinstance(exc, GridTooLarge) else "geometry-failed", Severity.ERROR, str(exc),
+            name)
         problems.append(diagnostic)
         record["error"] = diagnostic.format()
     counted = [record] if record.get("counted") else []

@@ -51,6 +51,7 @@ from typing import Callable, Iterator, Mapping, NamedTuple, Sequence
 
 from .. import files
 from ..diagnostics import Diagnostic, InputError, Severity, UsageError
+from ..grid import GridTooLarge
 from ..model import Document, Table
 from ..options import Option
 from . import text as texts
@@ -68,7 +69,7 @@ _BOX_FINDING = "<bounding-box>"
 H, V = "H", "V"
 
 
-class TableTooLarge(ValueError):
+class TableTooLarge(GridTooLarge):
     """A table whose compressed grid is too large to scan."""
 
 
