@@ -102,3 +102,98 @@ def test_github_annotations_escape_their_properties_and_the_table_runs_no_comman
     token = lines[0].removeprefix("::stop-commands::")
     assert len(token) == 32 and lines[-1] == f"::{token}::"
     assert any("::error file=x::pwned" in line for line in lines[1:-1])  # inside, where no command runs
+
+
+# -- work bounded by the input's real size --------------------------------------------------------
+
+def _claims(tmp_path: Path) -> dict[str, Path]:
+    """A few hundred bytes each, claiming a huge grid."""
+    cell = '{"start_row": %d, "start_col": %d, "end_row": %d, "end_col": %d, "content": "a"}'
+    doc = ('{"format": "convertables", "version": 1, "tables": [{"id": 0, "regions": [{"id": 0, "page": 1, '
+           '"cells": [%s]}]}]}\n')
+    claims = {
+        "corners": [cell % (0, 0, 0, 0), cell % (1048575, 16383, 1048575, 16383)],  # A1 and XFD1048576
+        "far-row": [cell % (0, 0, 0, 0), cell % (1000000, 0, 1000000, 0)],
+        "long-span": [cell % (0, 0, 1000000000, 0)],
+        "thousand-square": [cell % (0, 0, 0, 0), cell % (999, 999, 999, 999)],
+    }
+    paths = {}
+    for name, cells in claims.items():
+        paths[name] = tmp_path / f"{name}.json"
+        paths[name].write_text(doc % ", ".join(cells))
+    return paths
+
+
+# Runs the command and prints its exit code and this process's peak memory (KiB) last.
+_MEASURED = """
+import resource, sys
+from convertables.cli import app
+try:
+    app(sys.argv[1:])
+except SystemExit as exc:
+    code = exc.code
+print(code, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+@pytest.mark.parametrize("metric", ["structure", "grits", "teds", "ctdar-b"])
+def test_a_small_file_claiming_a_huge_grid_is_refused_quickly_in_little_memory(metric: str, tmp_path: Path):
+    import subprocess
+    import sys
+    import time
+
+    from tests.test_hostile import _cap_memory
+
+    for name, path in _claims(tmp_path).items():
+        html = tmp_path / f"{metric}-{name}.html"
+        started = time.monotonic()
+        run = subprocess.run([sys.executable, "-c", _MEASURED, "score", "--gt", str(path), "--result", str(path),
+                              "--metric", metric, "--jobs", "1", "--html", str(html), "--format", "json"],
+                             capture_output=True, text=True, timeout=30, preexec_fn=_cap_memory)
+        took = time.monotonic() - started
+        assert "Traceback" not in run.stderr, run.stderr
+        code, peak_kib = run.stdout.split()[-2:]
+        assert int(peak_kib) < 200 * 1024, (name, peak_kib)
+        assert took < 10, (name, took)
+        report = json.loads(run.stdout[:run.stdout.rindex("}") + 1])
+        if report["errors"]:  # refused: one line naming the file, the table and its size
+            assert code == "1"
+            (line,) = report["errors"]
+            assert line.startswith(f"{path}: error ") and "table" in line and "too-large" in line, line
+            assert name != "corners" or "1048576" in line.replace(",", ""), line
+        else:  # (the structure and cTDaR metrics do not walk the grid: they score the two cells)
+            assert code == "0" and metric in ("structure", "ctdar-b")
+        assert html.is_file()
+
+
+def test_the_writers_and_the_dask_executor_refuse_the_same_grids(tmp_path: Path):
+    pytest.importorskip("distributed")
+    import subprocess
+    import sys
+
+    from tests.test_hostile import _cap_memory
+
+    corners = _claims(tmp_path)["corners"]
+    for target in ("html", "pubtabnet", "csv"):
+        run = subprocess.run([sys.executable, "-m", "convertables", "convert", str(corners), "--to", target, "-o",
+                              str(tmp_path / f"out.{target}")], capture_output=True, text=True, timeout=30,
+                             preexec_fn=_cap_memory)
+        assert run.returncode == 1 and "too-large" in run.stderr and "1,048,576 rows" in run.stderr, run.stderr
+    run = subprocess.run([sys.executable, "-m", "convertables", "score", "--gt", str(corners), "--result",
+                          str(corners), "--metric", "teds", "--executor", "dask", "--jobs", "1"],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 1 and "Traceback" not in run.stderr
+    assert f"{corners}: error too-large table 0 spans 1,048,576 rows and 16,384 columns" in run.stderr
+
+
+def test_nested_html_tables_are_refused_before_their_markup_grows_with_the_square_of_the_page(tmp_path: Path):
+    case = HOSTILE / "too-large--html-two-thousand-nested-tables.html"
+    assert case.stat().st_size < 70_000
+    result = invoke("convert", case, "--to", "json", "-o", tmp_path / "out.json")
+    assert result.exit_code == 1 and "error too-large" in result.output and "nested" in result.output
+    # a few levels of nesting are read as before: each table its own, the outer cell holding the inner's markup
+    page = "<table><tr><td>a<table><tr><td>b</td></tr></table></td></tr></table>"
+    (tmp_path / "two.html").write_text(page)
+    assert invoke("convert", tmp_path / "two.html", "--to", "json", "-o", tmp_path / "two.json").exit_code == 0
+    tables = json.loads((tmp_path / "two.json").read_text())["tables"]
+    assert len(tables) == 2 and tables[0]["regions"][0]["cells"][0]["markup"][:3] == ["a", "<table>", "<tr>"]
