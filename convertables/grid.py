@@ -28,7 +28,7 @@ from typing import Callable, Mapping, Sequence
 from .diagnostics import Diagnostics, Severity
 from .model import Cell, Document, Region
 
-MAX_GRID_SLOTS = 10_000_000
+MAX_GRID_SLOTS = 1_000_000
 """The most slots (rows x columns of a table's extent) that any work walking a
 table's grid slot by slot takes on (writers, skeletons, metrics, the HTML
 report): a few cells may claim far more (a cell at row 10^6, one at A1 and one
