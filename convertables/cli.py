@@ -7,7 +7,8 @@ Exit codes, one meaning for every command (README, "Exit codes"):
   converted, a dropped cell, an existing output without --force; check: an error found;
   score: a document not scored, or nothing paired);
 * 2: usage error: bad options, a missing input, a format that cannot do what was asked;
-* 130: interrupted (Ctrl-C); no half-written output is left behind.
+* 130: interrupted (Ctrl-C), 143 terminated (SIGTERM: timeout, Slurm, Kubernetes, CI runners),
+  129 hung up (SIGHUP): all alike, no half-written output is left behind and worker processes end.
 """
 
 # (No `from __future__ import annotations`: Typer would then evaluate every
@@ -29,6 +30,45 @@ from .diagnostics import InputError, Severity, UsageError
 from .options import Option
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+class Interrupted(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, raised where the program is, as Ctrl-C raises KeyboardInterrupt."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _interrupted_code(exc: KeyboardInterrupt) -> int:
+    """The exit status of a run ended by a signal: 128 + its number (130 for Ctrl-C)."""
+    return 128 + exc.signum if isinstance(exc, Interrupted) else EXIT_INTERRUPTED
+
+
+_SIGNALLED: list[int] = []
+"""The signals received: one raised where a handler cannot raise (Python
+ignores what is raised in some of its own hooks, around a fork) is raised at
+the next document instead (:func:`_raise_if_signalled`)."""
+
+
+def _on_signal(signum, frame) -> None:
+    _SIGNALLED.append(signum)
+    raise Interrupted(signum)
+
+
+def _raise_if_signalled() -> None:
+    if _SIGNALLED:
+        raise Interrupted(_SIGNALLED[0])
+
+
+def _catch_signals() -> None:
+    """Ctrl-C, SIGTERM and SIGHUP all end a run alike (as KeyboardInterrupt)."""
+    import signal
+
+    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), _on_signal)
+
 
 # The commands are declared on `commands`, the root's options on `app`. Typer
 # builds the click object of every command it knows at each start (reading each
@@ -148,6 +188,7 @@ def _convert(
     progress = {"done": 0, "total": 0, "bar": None}
 
     def on_outcome(outcome, done: int, total: int) -> None:
+        _raise_if_signalled()
         progress.update(done=done, total=total)
         chosen.outcome(outcome, streams)
         if progress["bar"] is None and done < total:
@@ -168,10 +209,10 @@ def _convert(
     except UsageError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         typer.echo(f"interrupted after {progress['done']} of {progress['total']} file(s); no partial output was "
                    "left behind", err=True)
-        raise typer.Exit(EXIT_INTERRUPTED)
+        raise typer.Exit(_interrupted_code(exc))
     finally:
         if progress["bar"] is not None:
             progress["bar"].stop()
@@ -382,6 +423,9 @@ def check(
     except UsageError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE)
+    except KeyboardInterrupt as exc:
+        typer.echo("interrupted", err=True)
+        raise typer.Exit(_interrupted_code(exc))
     chosen.checked(found, Streams(quiet=quiet))
     raise typer.Exit(EXIT_OK if found.ok(strict) else EXIT_FAILED)
 
@@ -451,6 +495,7 @@ def _score_command(
         task = bar.add_task("scoring", total=None) if bar is not None else None
 
         def on_document(record: dict, total: int) -> None:
+            _raise_if_signalled()
             if lines is not None:  # (as each is scored: a long run's records can be followed)
                 lines.write(json.dumps(record))
             if bar is not None:
@@ -471,11 +516,11 @@ def _score_command(
             lines.discard()
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         if lines is not None:
             lines.discard()
-        typer.echo("interrupted", err=True)
-        raise typer.Exit(EXIT_INTERRUPTED)
+        typer.echo("interrupted; no partial output was left behind", err=True)
+        raise typer.Exit(_interrupted_code(exc))
     unwritten = None
     if lines is not None:
         try:
@@ -543,6 +588,9 @@ def merge_reports(
     except UsageError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE)
+    except KeyboardInterrupt as exc:
+        typer.echo("interrupted; no partial output was left behind", err=True)
+        raise typer.Exit(_interrupted_code(exc))
     raise typer.Exit(EXIT_FAILED if merged["errors"] else EXIT_OK)
 
 
@@ -601,8 +649,13 @@ def main() -> None:
     # than 100,000: -1 to -2% more). Only cyclic garbage waits for a collection, and
     # the readers and the scorer make none; acyclic objects go as soon as unused.
     gc.set_threshold(1_000_000, 50, 100)
+    _catch_signals()
     try:
         app()
-    except KeyboardInterrupt:
-        typer.echo("interrupted", err=True)
-        sys.exit(EXIT_INTERRUPTED)
+    except KeyboardInterrupt as exc:
+        typer.echo("interrupted; no partial output was left behind", err=True)
+        sys.exit(_interrupted_code(exc))
+    finally:  # (an interrupt may come where no writer can discard its temporary file)
+        files = sys.modules.get("convertables.files")
+        if files is not None:
+            files.discard_temporaries()

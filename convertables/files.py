@@ -366,18 +366,14 @@ class AtomicLines:
     than a piece (a JSONL container of any size is written so)."""
 
     def __init__(self, path: Path, force: bool = False):
-        import tempfile
-
         self.path, self.force = path, force
         if not force and path.exists():
             raise _error("output-exists", "exists already; pass --force to replace it", path)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name[:40]}.", suffix=".part")
+            self.handle, self.tmp = _temporary_beside(path)
         except OSError as exc:
             raise _error("write-failed", f"cannot be written: {exc.strerror or exc}", path) from None
-        self.tmp = Path(name)
-        self.handle = os.fdopen(fd, "wb")
 
     def write(self, line: str) -> None:
         """A line of text (UTF-8), its line end added."""
@@ -404,7 +400,7 @@ class AtomicLines:
     def discard(self) -> None:
         if not self.handle.closed:
             self.handle.close()
-        self.tmp.unlink(missing_ok=True)
+        _remove_temporary(self.tmp)
 
 
 def write_text_atomic(path: Path, write: Callable[[TextIO], None], force: bool = False) -> None:
@@ -448,17 +444,13 @@ def write_atomic(path: Path, data: bytes, force: bool = False) -> None:
     (checked atomically: the new file is hard-linked into place)."""
     if not force and path.exists():
         raise _error("output-exists", "exists already; pass --force to replace it", path)
-    import tempfile  # (here: 5 ms of imports that scoring to the screen does not need)
-
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        # (the name's start only: the temporary name must stay within 255 bytes too)
-        fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name[:40]}.", suffix=".part")
+        handle, tmp = _temporary_beside(path)
     except OSError as exc:
         raise _error("write-failed", f"cannot be written: {exc.strerror or exc}", path) from None
-    tmp = Path(tmp_name)
     try:
-        with os.fdopen(fd, "wb") as handle:
+        with handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
@@ -466,8 +458,61 @@ def write_atomic(path: Path, data: bytes, force: bool = False) -> None:
     except OSError as exc:
         raise _error("write-failed", f"cannot be written: {exc.strerror or exc}", path) from None
     finally:
-        if tmp.exists():
-            tmp.unlink()
+        _remove_temporary(tmp)
+
+
+_TEMPORARIES: set[str] = set()
+"""The temporary files being written now: :func:`discard_temporaries` removes
+them where a run is interrupted at any point, even before their writer could
+note them."""
+
+
+def signals_held():
+    """A context in which Ctrl-C, SIGTERM and SIGHUP wait (they are delivered
+    when it ends): a temporary file is made and noted as one step."""
+    import signal
+    from contextlib import contextmanager
+
+    @contextmanager
+    def held():
+        names = ("SIGINT", "SIGTERM", "SIGHUP")
+        signals = {getattr(signal, name) for name in names if hasattr(signal, name)}
+        if not hasattr(signal, "pthread_sigmask"):
+            yield
+            return
+        before = signal.pthread_sigmask(signal.SIG_BLOCK, signals)
+        try:
+            yield
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+    return held()
+
+
+def _temporary_beside(path: Path):
+    """A new temporary file in ``path``'s folder, open for writing, and its path."""
+    import tempfile  # (here: 5 ms of imports that scoring to the screen does not need)
+
+    with signals_held():
+        # (the name's start only: the temporary name must stay within 255 bytes too)
+        fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name[:40]}.", suffix=".part")
+        _TEMPORARIES.add(name)
+        handle = os.fdopen(fd, "wb")
+    return handle, Path(name)
+
+
+def _remove_temporary(tmp: Path) -> None:
+    try:
+        os.unlink(tmp)
+    except FileNotFoundError:
+        pass
+    _TEMPORARIES.discard(str(tmp))
+
+
+def discard_temporaries() -> None:
+    """Remove every temporary file still being written (an interrupted run)."""
+    for name in list(_TEMPORARIES):
+        _remove_temporary(Path(name))
 
 
 # -- the paths a command is given ------------------------------------------------------

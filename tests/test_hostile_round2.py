@@ -197,3 +197,99 @@ def test_nested_html_tables_are_refused_before_their_markup_grows_with_the_squar
     assert invoke("convert", tmp_path / "two.html", "--to", "json", "-o", tmp_path / "two.json").exit_code == 0
     tables = json.loads((tmp_path / "two.json").read_text())["tables"]
     assert len(tables) == 2 and tables[0]["regions"][0]["cells"][0]["markup"][:3] == ["a", "<table>", "<tr>"]
+
+
+# -- signals ---------------------------------------------------------------------------------------
+
+def _group_alive(pgid: int) -> bool:
+    import os
+
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def _interrupt_when_started(args: list[str], out: Path, signum: int):
+    """Runs the command in a session of its own, waits until it has written
+    into ``out``'s temporary files (so that it is mid-run), sends ``signum`` to
+    it alone, and returns (exit status, stderr, whether its process group still
+    had a process 5 s after it ended)."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    process = subprocess.Popen([sys.executable, "-m", "convertables", *args], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 25
+    while time.monotonic() < deadline and process.poll() is None:
+        if any(p.stat().st_size > 0 for p in out.rglob("*") if p.is_file()):
+            break
+        time.sleep(0.05)
+    assert process.poll() is None, "the run ended before it could be interrupted"
+    os.kill(process.pid, signum)
+    stderr = process.communicate(timeout=30)[1]
+    deadline = time.monotonic() + 5
+    while _group_alive(process.pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = _group_alive(process.pid)
+    if left:
+        os.killpg(process.pid, 9)
+    return process.returncode, stderr, left
+
+
+def _many_documents(tmp_path: Path, count: int) -> Path:
+    gt = tmp_path / "gt"
+    gt.mkdir()
+    for n in range(count):
+        (gt / f"d{n}-str.xml").write_bytes(SAMPLE.read_bytes())
+    return gt
+
+
+@pytest.mark.parametrize("signum, status", [(15, 143), (1, 129), (2, 130)])
+def test_score_with_workers_interrupted_leaves_no_file_and_no_process(tmp_path: Path, signum: int, status: int):
+    gt = _many_documents(tmp_path, 400)
+    out = tmp_path / "out"
+    out.mkdir()
+    code, stderr, left = _interrupt_when_started(
+        ["score", "--gt", str(gt), "--result", str(gt), "--metric", "teds", "--jobs", "2", "--records",
+         str(out / "records.jsonl"), "--per-document", str(out / "scores.csv"), "--html", str(out / "r.html")],
+        out, signum)
+    assert code == status, stderr
+    assert stderr.strip() == "interrupted; no partial output was left behind"
+    assert list(out.iterdir()) == []  # no .part file, nothing half-written
+    assert not left, "worker processes outlived the run"
+
+
+@pytest.mark.parametrize("signum, status", [(15, 143), (1, 129)])
+def test_a_conversion_interrupted_by_a_scheduler_leaves_no_partial_file(tmp_path: Path, signum: int, status: int):
+    gt = _many_documents(tmp_path, 300)
+    out = tmp_path / "out"
+    out.mkdir()
+    code, stderr, left = _interrupt_when_started(
+        ["convert", str(gt), "--to", "pubtabnet", "-q", "-o", str(out / "all.jsonl")], out, signum)
+    assert code == status, stderr
+    assert stderr.strip().startswith("interrupted after ") and stderr.strip().endswith(
+        "file(s); no partial output was left behind") and len(stderr.strip().splitlines()) == 1
+    assert list(out.iterdir()) == [] and not left
+
+
+def test_a_temporary_file_made_as_a_signal_comes_is_still_removed(tmp_path: Path, monkeypatch):
+    from convertables import files
+
+    made = []
+    real = files._temporary_beside
+
+    def interrupted_after_making(path):
+        made.append(real(path))
+        raise KeyboardInterrupt  # (as if the signal came the moment after the file was made)
+
+    monkeypatch.setattr(files, "_temporary_beside", interrupted_after_making)
+    with pytest.raises(KeyboardInterrupt):
+        files.AtomicLines(tmp_path / "x.jsonl")
+    assert [p.name for p in tmp_path.iterdir()] != []  # (the writer could not discard it)
+    made[0][0].close()
+    files.discard_temporaries()  # what the command does as it ends
+    assert list(tmp_path.iterdir()) == []
