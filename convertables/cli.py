@@ -543,6 +543,10 @@ def _score_command(
     raise typer.Exit(EXIT_FAILED if scored.errors or unwritten else EXIT_OK)
 
 
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a number JSON has")
+
+
 @commands.command("merge-reports")
 def merge_reports(
     reports: Annotated[list[Path], typer.Argument(help="The JSON reports of score --shard K/N --format json, "
@@ -573,9 +577,11 @@ def merge_reports(
         loaded = []
         for path in reports:
             try:
-                loaded.append(json.loads(read_bytes_of(Path(path))))
+                loaded.append(json.loads(read_bytes_of(Path(path)), parse_constant=_no_constant))
             except ValueError as exc:
                 raise UsageError(f"{path}: not a JSON report ({exc})") from None
+            except RecursionError:
+                raise UsageError(f"{path}: not a JSON report (it nests too deeply to read)") from None
         merged = merge(loaded)
         text = merged.to_json() + "\n"
         if output is None or str(output) == "-":

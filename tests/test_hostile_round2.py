@@ -293,3 +293,86 @@ def test_a_temporary_file_made_as_a_signal_comes_is_still_removed(tmp_path: Path
     made[0][0].close()
     files.discard_temporaries()  # what the command does as it ends
     assert list(tmp_path.iterdir()) == []
+
+
+# -- merge-reports -----------------------------------------------------------------------------------
+
+def _shard_reports(tmp_path: Path, results: Path | None = None, name: str = "s") -> tuple[Path, list[Path]]:
+    gt = tmp_path / "gt"
+    if not gt.exists():
+        gt.mkdir()
+        for n in range(6):
+            (gt / f"d{n}-str.xml").write_bytes(SAMPLE.read_bytes())
+    paths = []
+    for k in (1, 2):
+        run = invoke("score", "--gt", gt, "--result", results or gt, "--shard", f"{k}/2", "--format", "json")
+        paths.append(tmp_path / f"{name}{k}.json")
+        paths[-1].write_text(run.stdout)
+    return gt, paths
+
+
+def _edited(path: Path, edit) -> Path:
+    report = json.loads(path.read_text())
+    edit(report)
+    out = path.with_name("edited-" + path.name)
+    out.write_text(json.dumps(report) if not isinstance(report, str) else report)
+    return out
+
+
+def _counted(report: dict) -> dict:
+    return next(r for r in report["documents"] if r.get("counted"))
+
+
+@pytest.mark.parametrize("edit, said", [
+    (lambda r: _counted(r).__setitem__("correct", 10**6), "an edited or cut report"),
+    (lambda r: r["shard"]["positions"].reverse(), "an edited or cut report"),
+    (lambda r: r["documents"].__setitem__(0, 5), "an edited"),
+    (lambda r: [_counted(r).pop(k) for k in ("correct", "gt", "detected", "precision", "recall", "f1")],
+     "an edited"),
+    (lambda r: _counted(r).__setitem__("correct", "5"), "an edited"),
+    (lambda r: r.__setitem__("settings", [1]), "an edited"),
+])
+def test_merge_reports_refuses_an_edited_shard_in_one_line(tmp_path: Path, edit, said: str):
+    _, (one, two) = _shard_reports(tmp_path)
+    assert invoke("merge-reports", one, two).exit_code == 0
+    result = invoke("merge-reports", _edited(one, edit), two)
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert len(result.output.strip().splitlines()) == 1 and said in result.output, result.output
+
+
+def test_merge_reports_checks_even_a_shard_whose_digest_was_made_again(tmp_path: Path):
+    from convertables.scoring.shards import parts_digest
+
+    _, (one, two) = _shard_reports(tmp_path)
+
+    def forged(report):
+        _counted(report)["correct"] = 10**6
+        report["shard"]["digest"] = parts_digest(report)
+
+    result = invoke("merge-reports", _edited(one, forged), two)
+    assert result.exit_code == 2 and "correct 1000000 is more than there are" in result.output, result.output
+
+    def not_a_number(report):
+        _counted(report)["f1"] = float("nan")
+        report["shard"]["digest"] = parts_digest(report)
+
+    result = invoke("merge-reports", _edited(one, not_a_number), two)
+    assert result.exit_code == 2 and "NaN is not a number JSON has" in result.output, result.output
+
+
+def test_merge_reports_refuses_a_shard_of_another_run_and_deep_json(tmp_path: Path):
+    gt, (one, two) = _shard_reports(tmp_path)
+    other = tmp_path / "other"
+    other.mkdir()
+    for n in range(6):  # other results, the same names
+        (other / f"d{n}-str.xml").write_bytes(SAMPLE.read_bytes().replace(b"<content>", b"<content>x", 1))
+    _, (other_one, other_two) = _shard_reports(tmp_path, other, "o")
+    result = invoke("merge-reports", one, other_two)
+    assert result.exit_code == 2 and "is of another run" in result.output, result.output
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    result = invoke("merge-reports", deep, two)
+    assert result.exit_code == 2 and result.output.strip() == f"error: {deep}: not a JSON report (it nests too " \
+        "deeply to read)"
+    merged = invoke("merge-reports", one, two)
+    assert merged.exit_code == 0 and "NaN" not in merged.stdout and "Infinity" not in merged.stdout

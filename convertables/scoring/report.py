@@ -47,7 +47,10 @@ class ScoreReport(dict):
                          errors=[d.format() for d in self.diagnostics if d.severity is Severity.ERROR]
                          if error_lines is None else error_lines)
         if shard is not None:  # (a shard's: where its parts stand in the whole run, for merge-reports)
+            from .shards import parts_digest
+
             self["shard"] = shard
+            shard["digest"] = parts_digest(self)
 
     @property
     def total(self) -> dict:

@@ -408,12 +408,39 @@ def score_paths(
         diagnostics=diagnostics,
         workers=workers[0] if workers else 1,
         shard=None if shard is None else {
-            "index": shard[0], "count": shard[1], "documents": len(pairing.pairs), "positions": list(kept),
+            "index": shard[0], "count": shard[1], "documents": len(pairing.pairs),
+            "inputs": _inputs_digest(gt, gt_files, result, result_files), "positions": list(kept),
             "error_positions": error_positions, "unpaired_gt_positions": gt_positions,
             "unpaired_result_positions": result_positions},
     )
     report.details = details
     return report
+
+
+def _inputs_digest(gt: Path, gt_files, result: Path, result_files) -> str:
+    """A SHA-256 of a run's inputs: each file by its path below the ground truth's
+    or the results' root and its size (a container's document: its name and
+    length), so that the shards of one run agree, wherever the corpus lies, and
+    a shard of another run (other results) does not."""
+    import hashlib
+    import os
+
+    digest = hashlib.sha256()
+    for side, root, listed in (("gt", gt, gt_files), ("result", result, result_files)):
+        digest.update(side.encode("ascii") + b"\n")
+        base = str(root) if root.is_dir() else os.path.dirname(str(root))
+        for item in listed:
+            if isinstance(item, containers.MemberRef):
+                size = item.length
+                name = f"{os.path.relpath(str(item.container), base)}#{item.name}"
+            else:
+                try:
+                    size = os.stat(item).st_size
+                except OSError:  # (a document --join made of several files)
+                    size = -1
+                name = os.path.relpath(str(item), base)
+            digest.update(f"{name}\0{size}\n".encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
 
 
 def _in_shard(pairing: Pairing, shard: tuple[int, int] | None) -> range | list[int]:
