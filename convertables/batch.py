@@ -144,6 +144,10 @@ def convert_file(
     except UsageError as exc:  # e.g. a sniffed format whose reader is not built yet
         diagnostics.error("format-unavailable", str(exc))
         outcome.ok = False
+    except MemoryError:
+        outcome.data = None
+        diagnostics.error("too-large", "out of memory: the file needs more memory than is available")
+        outcome.ok = False
     except Exception as exc:  # a bug of ours: report it as one line, keep the batch going
         diagnostics.error(
             "internal-error",
@@ -212,6 +216,7 @@ class Batch:
         except InputError as exc:
             yield Outcome(output, output, [exc.diagnostic])
             return
+        written: list[Outcome] = []
         try:
             for source, _ in self.sources:
                 outcome = convert_file(source, None, self.from_format, self.to_format, self.read_options,
@@ -219,9 +224,12 @@ class Batch:
                 if outcome.ok:
                     into.write_bytes(outcome.data)
                     outcome.data, outcome.output = None, output
+                    written.append(outcome)
                 yield outcome
             into.close()
         except InputError as exc:
+            for outcome in written:  # (what went into a file that was not written was not converted)
+                outcome.ok, outcome.output = False, None
             yield Outcome(output, output, [exc.diagnostic])
         finally:
             into.discard()

@@ -61,6 +61,22 @@ def _raise_if_signalled() -> None:
         raise Interrupted(_SIGNALLED[0])
 
 
+def _exit_soon(code: int, seconds: float = 5.0) -> None:
+    """After an interrupt, the process ends within ``seconds`` even where a
+    thread of a library waits on for what was interrupted (a worker pool's at
+    exit): the outputs are already discarded by then."""
+    import os
+    import threading
+
+    def end() -> None:
+        sys.stderr.flush()
+        os._exit(code)
+
+    timer = threading.Timer(seconds, end)
+    timer.daemon = True
+    timer.start()
+
+
 def _catch_signals() -> None:
     """Ctrl-C, SIGTERM and SIGHUP all end a run alike (as KeyboardInterrupt)."""
     import signal
@@ -516,6 +532,16 @@ def _score_command(
             lines.discard()
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE)
+    except InputError as exc:  # (the records' file cannot be made, or written as the documents come)
+        if lines is not None:
+            lines.discard()
+        typer.echo(exc.diagnostic.format(), err=True)
+        raise typer.Exit(EXIT_FAILED)
+    except OSError as exc:  # (the run's own temporary files, on a full disk)
+        if lines is not None:
+            lines.discard()
+        typer.echo(f"error: the run's temporary files cannot be written: {exc.strerror or exc}", err=True)
+        raise typer.Exit(EXIT_FAILED)
     except KeyboardInterrupt as exc:
         if lines is not None:
             lines.discard()
@@ -656,11 +682,18 @@ def main() -> None:
     # the readers and the scorer make none; acyclic objects go as soon as unused.
     gc.set_threshold(1_000_000, 50, 100)
     _catch_signals()
+    if hasattr(sys.stdout, "reconfigure"):  # (a report naming a document by a lone surrogate: its escape)
+        sys.stdout.reconfigure(errors="backslashreplace")
     try:
         app()
     except KeyboardInterrupt as exc:
         typer.echo("interrupted; no partial output was left behind", err=True)
+        _exit_soon(_interrupted_code(exc))
         sys.exit(_interrupted_code(exc))
+    except SystemExit as exc:
+        if _SIGNALLED:
+            _exit_soon(exc.code if isinstance(exc.code, int) else EXIT_INTERRUPTED)
+        raise
     finally:  # (an interrupt may come where no writer can discard its temporary file)
         files = sys.modules.get("convertables.files")
         if files is not None:

@@ -245,7 +245,7 @@ def read_document(
     except RecursionError:
         raise diagnostics.fail("too-deep", "the input nests too deeply to read") from None
     except MemoryError:
-        raise diagnostics.fail("too-large", "the input needs more memory than is available") from None
+        raise diagnostics.fail("too-large", "out of memory: the input needs more memory than is available") from None
 
 
 def read(
@@ -399,7 +399,10 @@ class AtomicLines:
 
     def discard(self) -> None:
         if not self.handle.closed:
-            self.handle.close()
+            try:
+                self.handle.close()
+            except OSError:  # (what a full disk kept in the buffer: going anyway)
+                pass
         _remove_temporary(self.tmp)
 
 
@@ -410,10 +413,14 @@ def write_text_atomic(path: Path, write: Callable[[TextIO], None], force: bool =
 
     target = AtomicLines(Path(path), force=force)
     try:
-        text = io.TextIOWrapper(target.handle, encoding="utf-8", newline="")
+        # (a lone surrogate, which a name from JSON may hold, is written as its escape: UTF-8 has none)
+        text = io.TextIOWrapper(target.handle, encoding="utf-8", errors="backslashreplace", newline="")
         write(text)
         text.flush()
         text.detach()
+    except OSError as exc:  # (a full disk, a file too large)
+        target.discard()
+        raise _error("write-failed", f"cannot be written: {exc.strerror or exc}", path) from None
     except BaseException:
         target.discard()
         raise

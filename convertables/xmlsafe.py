@@ -51,6 +51,9 @@ def parse_xml(data: bytes, diagnostics: Diagnostics) -> etree._Element:
     except etree.XMLSyntaxError as exc:
         line, column = (exc.position if exc.position else (None, None))
         message = (exc.msg or str(exc)).split(", line ")[0]
+        if not message.strip() or "memory" in message.lower():  # (libxml2 out of memory: no syntax at fault)
+            raise diagnostics.fail("too-large", "out of memory: the XML needs more memory than is available"
+                                   ) from None
         raise diagnostics.fail(
             "xml-syntax", f"not well-formed XML: {message}", line=line or None, column=column or None
         ) from None

@@ -376,3 +376,85 @@ def test_merge_reports_refuses_a_shard_of_another_run_and_deep_json(tmp_path: Pa
         "deeply to read)"
     merged = invoke("merge-reports", one, two)
     assert merged.exit_code == 0 and "NaN" not in merged.stdout and "Infinity" not in merged.stdout
+
+
+# -- one line, never a traceback -------------------------------------------------------------------
+
+def _file_size_capped(limit: int):
+    def cap():  # (Python ignores SIGXFSZ: a write past the limit fails with EFBIG, as on a full disk)
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+    return cap
+
+
+def test_a_page_or_a_container_that_cannot_be_written_is_one_line_and_the_scores_still_come(tmp_path: Path):
+    import subprocess
+    import sys
+
+    gt = _many_documents(tmp_path, 3)  # (its temporary files stay under the cap; its page, of 30 KB, does not)
+    out = tmp_path / "out"
+    out.mkdir()
+    run = subprocess.run([sys.executable, "-m", "convertables", "score", "--gt", str(gt), "--result", str(gt),
+                          "--html", str(out / "r.html")], capture_output=True, text=True, timeout=60,
+                         preexec_fn=_file_size_capped(20_000))
+    assert run.returncode == 1 and "Traceback" not in run.stderr
+    assert run.stderr.strip() == f"{out / 'r.html'}: error write-failed cannot be written: File too large"
+    assert "total (micro)" in run.stdout  # the table on standard output is not lost
+    run = subprocess.run([sys.executable, "-m", "convertables", "convert", str(gt), "--to", "pubtabnet", "-q",
+                          "-o", str(out / "all.jsonl"), "--format", "json"], capture_output=True, text=True,
+                         timeout=60, preexec_fn=_file_size_capped(500))
+    assert run.returncode == 1 and "Traceback" not in run.stderr
+    report = json.loads(run.stdout)
+    assert report["converted"] == 0  # what went into the file that was not written was not converted
+    assert any("write-failed" in line for f in report["files"] for line in f.get("diagnostics", [])) or \
+        "write-failed" in run.stdout
+    assert list(out.iterdir()) == []
+
+
+def test_records_that_cannot_be_written_are_one_line(tmp_path: Path):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    result = invoke("score", "--gt", SAMPLE, "--result", SAMPLE, "--records", blocker / "records.jsonl")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.output.strip().startswith(f"{blocker / 'records.jsonl'}: error write-failed cannot be written")
+
+
+def test_a_lone_surrogate_in_a_jsonl_name_is_written_to_html_and_csv_as_its_escape(tmp_path: Path):
+    import subprocess
+    import sys
+
+    source = (ROOT / "samples" / "pubtabnet" / "sample.jsonl").read_text()
+    assert '"sample_001_00.png"' in source
+    jsonl = tmp_path / "s.jsonl"
+    jsonl.write_text(source.replace('"sample_001_00.png"', '"sample_\\udc80_00.png"'))
+    page = tmp_path / "r.html"
+    for extra in (["--html", str(page)], ["--format", "csv"], ["--format", "html"]):
+        run = subprocess.run([sys.executable, "-m", "convertables", "score", "--gt", str(jsonl), "--result",
+                              str(jsonl), "--metric", "teds", *extra], capture_output=True, text=True, timeout=60)
+        assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr
+        assert "sample_\\udc80_00" in (page.read_text() if extra[0] == "--html" else run.stdout)
+
+
+def test_an_input_that_exhausts_memory_says_so(tmp_path: Path):
+    import subprocess
+    import sys
+
+    big = tmp_path / "big-str.xml"
+    cell = '<cell id="0" start-row="{}" start-col="0"><content>abcdefgh</content></cell>'
+    big.write_text('<document filename="x.pdf"><table id="1"><region id="1" page="1">'
+                   + "".join(cell.format(n) for n in range(250_000)) + "</region></table></document>")
+
+    def cap():
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (400 << 20, 400 << 20))
+
+    for command in (["convert", str(big), "--to", "json", "-o", str(tmp_path / "out.json")], ["check", str(big)],
+                    ["score", "--gt", str(big), "--result", str(big), "--jobs", "1"]):
+        run = subprocess.run([sys.executable, "-m", "convertables", *command], capture_output=True, text=True,
+                             timeout=60, preexec_fn=cap)
+        said = run.stderr + run.stdout
+        assert run.returncode == 1 and "Traceback" not in said, said
+        assert f"{big}: error too-large out of memory" in said, said
+        assert "internal-error" not in said

@@ -145,6 +145,9 @@ def score_pair(pair_: DocumentPair, settings: ScoreSettings, explain: bool = Fal
         return failed(Diagnostic("geometry-failed", Severity.ERROR, str(exc), where))
     except UsageError as exc:
         return failed(Diagnostic("format-unavailable", Severity.ERROR, str(exc), where))
+    except MemoryError:
+        return failed(Diagnostic("too-large", Severity.ERROR, "out of memory: the document needs more memory than "
+                                 "is available", where), counted=False)
     except Exception as exc:  # a bug of ours: one line for this document, the others are still scored
         return failed(Diagnostic("internal-error", Severity.ERROR, f"unexpected {type(exc).__name__}: {exc} "
                                  "(please report this with the input files)", where), counted=False)
