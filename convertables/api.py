@@ -66,10 +66,11 @@ def convert(
     from .options import split_settings
 
     read_options, write_options = split_settings(settings)
-    for flag, given in (("--pdf", write_options.pdf), ("--image", write_options.image)):
-        if given is not None and not Path(given).is_file():  # (one line now, not an error on every document)
-            raise UsageError(f"{flag} {given}: no such file" if not Path(given).exists() else f"{flag} {given}: "
-                             "is a folder; it takes one file (the document's PDF, or the page image)")
+    from .files import FILE, PathArg, check_command_paths
+
+    # (one line now, not an error on every document)
+    check_command_paths(PathArg(flag, given, FILE, takes="it takes one file (the document's PDF, or the page image)")
+                        for flag, given in (("--pdf", write_options.pdf), ("--image", write_options.image)))
     given_output = output if isinstance(output, str) else None  # (text keeps a trailing slash: a folder)
     output = Path(output) if output is not None else None  # ("-": standard output, where stdout is given)
     source = registry.get(from_format) if from_format else None
@@ -83,8 +84,6 @@ def convert(
         raise UsageError("say which format to write: --to FORMAT (or an -o file with a suffix)")
     target.writer()
     if isinstance(inputs, Document):
-        from .files import FILE, PathArg, check_command_paths
-
         check_command_paths([PathArg("-o", given_output or output, FILE, output=True)])
         if output is not None and str(output) == "-":
             output = None

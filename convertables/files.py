@@ -537,12 +537,14 @@ class PathArg:
     from it (None: every file), so that an output beside them that no one reads
     is allowed."""
 
-    __slots__ = ("option", "value", "wants", "output", "reads")
+    __slots__ = ("option", "value", "wants", "output", "reads", "takes")
 
     def __init__(self, option: str, value, wants: str = ANY, *, output: bool = False,
-                 reads: Iterable[str] | None = None):
+                 reads: Iterable[str] | None = None, takes: str | None = None):
         self.option, self.value, self.wants, self.output = option, value, wants, output
         self.reads = None if reads is None else tuple(s.lower() for s in reads)
+        self.takes = takes
+        """What the option takes, in words, for the message where it is given something else."""
 
     @property
     def given(self) -> bool:
@@ -574,11 +576,11 @@ def check_command_paths(arguments: Iterable[PathArg], force: bool | None = None,
     for arg in inputs:
         path = arg.path
         if not path.exists():
-            raise UsageError(f"{_named(arg)}: no such {'folder' if arg.wants == FOLDER else 'file or folder'}")
+            raise UsageError(f"{_named(arg)}: no such {'file or folder' if arg.wants == ANY else arg.wants}")
         if arg.wants == FOLDER and not path.is_dir():
-            raise UsageError(f"{_named(arg)}: is a file; {arg.option} takes a folder")
+            raise UsageError(f"{_named(arg)}: is a file; {arg.takes or f'{arg.option} takes a folder'}")
         if arg.wants == FILE and path.is_dir():
-            raise UsageError(f"{_named(arg)}: is a folder; {arg.option} takes a file")
+            raise UsageError(f"{_named(arg)}: is a folder; {arg.takes or f'{arg.option} takes a file'}")
     read = [(a.path.resolve(), a) for a in inputs]
     written: dict[Path, PathArg] = {}
     for arg in (a for a in arguments if a.output):
