@@ -458,3 +458,20 @@ def test_an_input_that_exhausts_memory_says_so(tmp_path: Path):
         assert run.returncode == 1 and "Traceback" not in said, said
         assert f"{big}: error too-large out of memory" in said, said
         assert "internal-error" not in said
+
+
+@pytest.mark.parametrize("metric, folder", [("ctdar-a", "ctdar"), ("ctdar-b", "ctdar"), ("marmot", "marmot"),
+                                            ("region", "marmot")])
+def test_the_checks_of_merge_reports_take_every_metric_s_records(tmp_path: Path, metric: str, folder: str):
+    # (cTDaR counts correct relations at each threshold; the region metric's records hold counts of items)
+    data = ROOT / "samples" / folder
+    parts = []
+    for k in (1, 2):
+        run = invoke("score", "--gt", data, "--result", data, "--metric", metric, "--shard", f"{k}/2",
+                     "--format", "json")
+        parts.append(tmp_path / f"{k}.json")
+        parts[-1].write_text(run.stdout)
+    merged = invoke("merge-reports", *parts)
+    assert merged.exit_code == 0, merged.output
+    whole = invoke("score", "--gt", data, "--result", data, "--metric", metric, "--format", "json")
+    assert merged.stdout == whole.stdout

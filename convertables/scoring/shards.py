@@ -98,15 +98,22 @@ def _check_record(record: Any, where: str) -> None:
     if not isinstance(record, dict) or not isinstance(record.get("document"), str):
         raise UsageError(f"{where}: a document's record is not an object naming its document (an edited report?)")
 
+    def count(value) -> bool:
+        return type(value) in (int, float) and value >= 0
+
     def walk(value, at: str) -> None:
         if isinstance(value, dict):
-            counts = {k: value[k] for k in _COUNTS if k in value}
-            for key, count in counts.items():
-                if type(count) is not int or count < 0:
-                    raise UsageError(f"{where}: {at}{key} is {count!r}, not a count (an edited report?)")
-            if "correct" in counts and any(counts["correct"] > counts[k] for k in ("gt", "detected") if k in counts):
-                raise UsageError(f"{where}: {at}correct {counts['correct']} is more than there are (an edited "
-                                 "report?)")
+            # counts (or areas); None where there is none; cTDaR's correct: a count at each threshold
+            counts = {k: value[k] for k in _COUNTS if value.get(k) is not None}
+            for key, found in counts.items():
+                if not (count(found) or (isinstance(found, dict) and all(map(count, found.values())))):
+                    raise UsageError(f"{where}: {at}{key} is {found!r}, not a count (an edited report?)")
+            correct = counts.get("correct")
+            correct = correct.values() if isinstance(correct, dict) else [] if correct is None else [correct]
+            for key in ("gt", "detected"):
+                if count(counts.get(key)) and any(c > counts[key] for c in correct):
+                    raise UsageError(f"{where}: {at}correct {max(correct)} is more than there are ({key} "
+                                     f"{counts[key]}; an edited report?)")
             for key, item in value.items():
                 walk(item, f"{at}{key}.")
         elif isinstance(value, list):
