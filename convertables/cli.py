@@ -537,10 +537,11 @@ def _score_command(
             lines.discard()
         typer.echo(exc.diagnostic.format(), err=True)
         raise typer.Exit(EXIT_FAILED)
-    except OSError as exc:  # (the run's own temporary files, on a full disk)
+    except OSError as exc:  # (the run's own temporary files on a full disk, a folder removed under the run)
         if lines is not None:
             lines.discard()
-        typer.echo(f"error: the run's temporary files cannot be written: {exc.strerror or exc}", err=True)
+        where = f" ({exc.filename})" if exc.filename else ""
+        typer.echo(f"error: the run cannot go on: {exc.strerror or exc}{where}", err=True)
         raise typer.Exit(EXIT_FAILED)
     except KeyboardInterrupt as exc:
         if lines is not None:
