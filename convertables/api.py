@@ -66,10 +66,12 @@ def convert(
     from .options import split_settings
 
     read_options, write_options = split_settings(settings)
-    for flag, given in (("--pdf", write_options.pdf), ("--image", write_options.image)):
-        if given is not None and not Path(given).is_file():  # (one line now, not an error on every document)
-            raise UsageError(f"{flag} {given}: no such file" if not Path(given).exists() else f"{flag} {given}: "
-                             "is a folder; it takes one file (the document's PDF, or the page image)")
+    from .files import FILE, PathArg, check_command_paths
+
+    # (one line now, not an error on every document)
+    check_command_paths(PathArg(flag, given, FILE, takes="it takes one file (the document's PDF, or the page image)")
+                        for flag, given in (("--pdf", write_options.pdf), ("--image", write_options.image)))
+    given_output = output if isinstance(output, str) else None  # (text keeps a trailing slash: a folder)
     output = Path(output) if output is not None else None  # ("-": standard output, where stdout is given)
     source = registry.get(from_format) if from_format else None
     if source is not None:
@@ -88,8 +90,7 @@ def convert(
             raise UsageError(f"{', '.join(sorted(read_options))}: setting(s) for reading files; a Document "
                              "is converted as it is, not read")
         check_settings_used([], None, target, read_options, write_options)
-        if output is not None and output.is_dir():
-            raise UsageError(f"{output}: is a folder; a document converts into a file")
+        check_command_paths([PathArg("-o", given_output or output, FILE, output=True)])
         if output is not None and str(output) == "-":
             output = None
         diagnostics = Diagnostics(str(output) if output else None)
@@ -110,13 +111,47 @@ def convert(
         outcome.diagnostics = diagnostics.items
         return ConvertReport([outcome])
     paths = [Path(inputs)] if isinstance(inputs, (str, os.PathLike)) else [Path(p) for p in inputs]
-    batch = plan(paths, output, source, target, read_options, write_options, force, stdout=stdout, join=join)
+    batch = plan(paths, given_output or output, source, target, read_options, write_options, force, stdout=stdout, join=join)
     report = ConvertReport()
     for outcome in batch:
         report.outcomes.append(outcome)
         if on_outcome is not None:
             on_outcome(outcome, len(report.outcomes), len(batch))
     return report
+
+
+def check_score_paths(
+    gt: PathLike,
+    result: PathLike,
+    *,
+    join: bool = False,
+    force: bool = False,
+    outputs: dict[str, PathLike | None] | None = None,
+    force_flag: str = "force=True",
+    **settings: Any,
+) -> None:
+    """Check the paths a scoring run is given, before any work
+    (:func:`~convertables.files.check_command_paths`): the ground truth and the results,
+    the files and folders its settings read (``pdf_dir``, ``table_classes``),
+    and ``outputs`` by option name (``{"--html": "report.html"}``), files to
+    be written: none may be one of the inputs, a file read from an input folder
+    (what is read there: the formats taken from folders, with ``join`` or a
+    ``result_format`` theirs), or a folder; without ``force`` none may exist."""
+    from . import registry
+    from .files import ANY, FILE, FOLDER, PathArg, check_command_paths
+
+    usual = registry.folder_suffixes()
+    result_format = settings.get("result_format")
+    reads = (registry.get(result_format).suffixes if result_format else
+             registry.input_suffixes() if join else usual)
+    arguments = [PathArg("--gt", gt, ANY, reads=usual), PathArg("--result", result, ANY, reads=reads)]
+    if settings.get("pdf_dir") is not None:
+        arguments.append(PathArg("--pdf-dir", settings["pdf_dir"], FOLDER, reads=(".pdf",)))
+    if settings.get("table_classes") is not None:
+        arguments.append(PathArg("--table-classes", settings["table_classes"], FILE))
+    for option, path in (outputs or {}).items():
+        arguments.append(PathArg(option, path, FILE, output=True))
+    check_command_paths(arguments, force=force, force_flag=force_flag)
 
 
 def check(
@@ -137,12 +172,17 @@ def check(
     """
     from .checks import CheckOptions, check_document, check_paths
 
+    from .files import ANY, FOLDER, PathArg, check_command_paths
+
     if model not in (None, "region", "structure"):
         raise UsageError(f"--model is region or structure, not {model!r}")
+    if not isinstance(paths, Document):
+        paths = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
+    check_command_paths([*(PathArg("the input", p) for p in ([] if isinstance(paths, Document) else paths)),
+                         PathArg("--gt", gt, ANY), PathArg("--pdf-dir", pdf_dir, FOLDER, reads=(".pdf",))])
     options = CheckOptions(model=model, pdf_dir=Path(pdf_dir) if pdf_dir else None, gt=Path(gt) if gt else None)
     if isinstance(paths, Document):
         return CheckReport(check_document(paths, options))
-    paths = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
     return CheckReport(check_paths([Path(p) for p in paths], options, on_file))
 
 
@@ -196,14 +236,12 @@ def score(
     documents = isinstance(gt, Document) or isinstance(result, Document)
     if documents and not (isinstance(gt, Document) and isinstance(result, Document)):
         raise UsageError("score two documents, or two paths, not one of each")
-    if html is not None:
-        from .scoring.pairing import among_inputs
+    if documents:
+        from .files import FILE, PathArg, check_command_paths
 
-        html = Path(html)
-        if not documents and among_inputs(html, Path(gt), Path(result)):
-            raise UsageError(f"{html} is one of the inputs; refused even with force")
-        if html.exists() and not force:
-            raise UsageError(f"{html} exists already; pass force=True to replace it")
+        check_command_paths([PathArg("--html", html, FILE, output=True)], force=force, force_flag="force=True")
+    else:
+        check_score_paths(gt, result, join=join, force=force, outputs={"--html": html}, **settings)
     details = Details() if html is not None or explain else None
     if documents:
         report = score_document_pair(gt, result, chosen, details=details)
@@ -219,5 +257,5 @@ def score(
                                  shard=tuple(shard) if shard else None, details=details, executor=where,
                                  spill=spill)
     if html is not None:
-        report.write_html(html, force=force)
+        report.write_html(Path(html), force=force)
     return report

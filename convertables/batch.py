@@ -144,6 +144,10 @@ def convert_file(
     except UsageError as exc:  # e.g. a sniffed format whose reader is not built yet
         diagnostics.error("format-unavailable", str(exc))
         outcome.ok = False
+    except MemoryError:
+        outcome.data = None
+        diagnostics.error("too-large", "out of memory: the file needs more memory than is available")
+        outcome.ok = False
     except Exception as exc:  # a bug of ours: report it as one line, keep the batch going
         diagnostics.error(
             "internal-error",
@@ -212,6 +216,7 @@ class Batch:
         except InputError as exc:
             yield Outcome(output, output, [exc.diagnostic])
             return
+        written: list[Outcome] = []
         try:
             for source, _ in self.sources:
                 outcome = convert_file(source, None, self.from_format, self.to_format, self.read_options,
@@ -219,9 +224,12 @@ class Batch:
                 if outcome.ok:
                     into.write_bytes(outcome.data)
                     outcome.data, outcome.output = None, output
+                    written.append(outcome)
                 yield outcome
             into.close()
         except InputError as exc:
+            for outcome in written:  # (what went into a file that was not written was not converted)
+                outcome.ok, outcome.output = False, None
             yield Outcome(output, output, [exc.diagnostic])
         finally:
             into.discard()
@@ -229,7 +237,7 @@ class Batch:
 
 def plan(
     inputs: list[Path],
-    output: Path | None,
+    output: Path | str | None,
     from_format: Format | None,
     to_format: Format,
     read_options: ReadOptions = ReadOptions(),
@@ -239,13 +247,14 @@ def plan(
     join: bool = False,
 ) -> Batch:
     """Plan the conversion of ``inputs`` (files or folders) into ``output`` (a
-    file, a folder, or None: ``stdout``, or each outcome's ``data`` without one);
+    file, a folder (one that exists, or text that ends in a slash), or None:
+    ``stdout``, or each outcome's ``data`` without one);
     with ``join``, per-table files (``doc-page-1-table-1.csv``...) become one
     document each. Raises UsageError for a request that cannot work, before any
     file is touched."""
-    missing = [p for p in inputs if not p.exists() and p != files.STDIN]
-    if missing:
-        raise UsageError(f"{missing[0]}: no such file or folder")
+    names_folder = output is not None and files.PathArg("-o", output).names_folder
+    output = Path(output) if output is not None else None
+    files.check_command_paths(files.PathArg("the input", p) for p in inputs)
     sources, batch = collect_inputs(inputs, from_format, join)
     joined: dict[Path, list[joining.TableFile]] = {}
     if join:
@@ -260,7 +269,7 @@ def plan(
     to_stream = output is None or str(output) == "-"
     into_container = batch and to_format.is_container and (
         (to_stream and stdout is not None) or (not to_stream and output.suffix.lower() in to_format.suffixes
-                                               and not output.is_dir() and not str(output).endswith(os.sep)))
+                                               and not output.is_dir() and not names_folder))
     if batch and (output is not None or stdout is not None) and not into_container:
         # (no output and no stream: each outcome's data)
         writable = next((f for f in registry.formats().values() if f.is_container and f.writes), None)
@@ -275,7 +284,11 @@ def plan(
     if not sources:
         raise UsageError("no input files found")
     into_folder = not into_container and ((batch and output is not None) or (
-        output is not None and (output.is_dir() or str(output).endswith(os.sep))))
+        output is not None and (output.is_dir() or names_folder)))
+    if output is not None and not to_stream:
+        # (a batch into a name with a format's suffix: a file was meant, and the format writes no container)
+        files.check_command_paths([files.PathArg("-o", str(output) + os.sep if names_folder else output,
+                                         files.FOLDER if into_folder else files.FILE, output=True)])
     if not into_folder and output is None and to_format.binary and stdout is not None:
         raise UsageError(f"{to_format.name} is a binary format: pass -o FILE")
     check_settings_used([source for source, _ in sources], from_format, to_format, read_options, write_options,

@@ -66,6 +66,9 @@ def check_file(path: Path | MemberRef,
         if isinstance(path, MemberRef):
             return _check_member(path, options, diagnostics)
         return _check_file(path, options, diagnostics)
+    except MemoryError:
+        diagnostics.error("too-large", "out of memory: the file needs more memory than is available")
+        return diagnostics.items, None
     except Exception as exc:  # a bug of ours: one line for this file, the others are still checked
         diagnostics.error("internal-error", f"unexpected {type(exc).__name__}: {exc}",
                           hint="please report this with the input file")

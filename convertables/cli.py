@@ -8,7 +8,8 @@ Exit codes, one meaning for every command (README, "Exit codes"):
   score: a document not scored, or nothing paired);
 * 2: usage error: bad options (one that no format of the conversion takes), a missing input,
   a format that cannot do what was asked;
-* 130: interrupted (Ctrl-C); no half-written output is left behind.
+* 130: interrupted (Ctrl-C), 143 terminated (SIGTERM: timeout, Slurm, Kubernetes, CI runners),
+  129 hung up (SIGHUP): all alike, no half-written output is left behind and worker processes end.
 """
 
 # (No `from __future__ import annotations`: Typer would then evaluate every
@@ -29,9 +30,12 @@ from typer.models import CommandInfo
 from . import registry
 from .diagnostics import InputError, Severity, UsageError
 from .options import Option
+from .interrupts import catch_signals, exit_soon, interrupted_code, raise_if_signalled, signalled
+from .progress import Progress
 from .reporters import reporter_names
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
 
 # The commands are declared on `commands`, the root's options on `app`. Typer
 # builds the click object of every command it knows at each start (reading each
@@ -243,45 +247,9 @@ def _root(
 
 # -- reporting -------------------------------------------------------------------------
 
-class _Progress:
-    """The progress of a long command, one look for all: a bar on standard error
-    while it is a terminal and there are several items; nothing into a pipe or
-    a file. It appears with the first item done and goes when closed."""
-
-    def __init__(self, description: str):
-        self.description = description
-        self.done, self.total = 0, 0
-        self._bar = self._task = None
-
-    def update(self, done: int, total: int) -> None:
-        self.done, self.total = done, total
-        if self._bar is None:
-            if total < 2 or done >= total or not sys.stderr.isatty():
-                return
-            from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-            self._bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                                 TimeRemainingColumn(), transient=True, console=Console(stderr=True))
-            self._bar.start()
-            self._task = self._bar.add_task(self.description, total=total)
-        self._bar.update(self._task, completed=done, total=total)
-
-    def close(self) -> None:
-        if self._bar is not None:
-            self._bar.stop()
-            self._bar = None
-
-    def __enter__(self) -> "_Progress":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-
 def _convert(
     inputs: list[Path],
-    output: Optional[Path],
+    output: Optional[str],
     from_name: Optional[str],
     to_name: Optional[str],
     *,
@@ -298,9 +266,10 @@ def _convert(
     from .reporters import Streams, reporter
 
     streams = Streams(verbose=verbose, quiet=quiet)
-    progress = _Progress("converting")
+    progress = Progress("converting")
 
     def on_outcome(outcome, done: int, total: int) -> None:
+        raise_if_signalled()
         chosen.outcome(outcome, streams)
         progress.update(done, total)
 
@@ -314,11 +283,11 @@ def _convert(
     except UsageError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         progress.close()
         typer.echo(f"interrupted after {progress.done} of {progress.total} file(s); no partial output was "
                    "left behind", err=True)
-        raise typer.Exit(EXIT_INTERRUPTED)
+        raise typer.Exit(interrupted_code(exc))
     finally:
         progress.close()
     chosen.converted(result, streams, len(result.outcomes) > 1)
@@ -330,7 +299,7 @@ def _convert(
 
 Inputs = Annotated[list[Path], typer.Argument(help="Input files or folders (folders are read recursively).",
                                               show_default=False)]
-OutputOpt = Annotated[Optional[Path], typer.Option("-o", "--output",
+OutputOpt = Annotated[Optional[str], typer.Option("-o", "--output", metavar="PATH",
                       help="Output file, or folder for a batch; '-' or nothing for standard output.")]
 ForceOpt = Annotated[bool, typer.Option("--force", help="Replace existing output files.")]
 ReportOpt = Annotated[str, typer.Option("--format", metavar="|".join(reporter_names("convert")),
@@ -540,14 +509,14 @@ def check(
 
     try:
         chosen = reporter(report, "check")
-        with _Progress("checking") as progress:
+        with Progress("checking") as progress:
             found = check_files(paths, gt=gt, pdf_dir=pdf_dir, model=model, on_file=progress.update)
     except UsageError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         typer.echo("interrupted", err=True)
-        raise typer.Exit(EXIT_INTERRUPTED)
+        raise typer.Exit(interrupted_code(exc))
     chosen.checked(found, Streams(verbose=verbose, quiet=quiet))
     raise typer.Exit(EXIT_OK if found.ok(strict) else EXIT_FAILED)
 
@@ -558,9 +527,9 @@ def _score_command(
                                          show_default=False)],
     metric: Annotated[str, typer.Option("--metric", help="The metric (see docs/scoring.md).")] = "structure",
     report: Annotated[str, typer.Option("--format", metavar="|".join(reporter_names("score")), help="Report: text (a table on stdout), json, csv (a row a document), github (workflow annotations for the documents' errors and warnings, then the table), or html (the page --html writes).")] = "text",
-    per_document: Annotated[Optional[Path], typer.Option("--per-document", help="Also write per-document figures as CSV.")] = None,
-    records: Annotated[Optional[Path], typer.Option("--records", help="Also write each document's record as a JSON line, as it is scored (JSON Lines).")] = None,
-    html: Annotated[Optional[Path], typer.Option("--html", help="Also write the HTML report: one self-contained page with the totals, a table of the documents and, for each, its tables drawn as grids, cells coloured by what the metric found.")] = None,
+    per_document: Annotated[Optional[str], typer.Option("--per-document", metavar="FILE", help="Also write per-document figures as CSV.")] = None,
+    records: Annotated[Optional[str], typer.Option("--records", metavar="FILE", help="Also write each document's record as a JSON line, as it is scored (JSON Lines).")] = None,
+    html: Annotated[Optional[str], typer.Option("--html", metavar="FILE", help="Also write the HTML report: one self-contained page with the totals, a table of the documents and, for each, its tables drawn as grids, cells coloured by what the metric found.")] = None,
     jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, show_default=False, help="Worker processes scoring documents in parallel [default: the CPUs this process may use, as many as the available memory holds at 512 MiB each; 1: none; at most 4 per CPU are started].")] = None,
     force: ForceOpt = False,
     join: Annotated[bool, typer.Option("--join", help="Results exported one file per table "
@@ -601,7 +570,7 @@ def _score_command(
 
         convertables score --gt /data/gt --result /data/res --executor dask --scheduler tcp://10.0.0.5:8786
     """
-    from .api import score as score_files
+    from .api import check_score_paths, score as score_files
     from .reporters import Streams, reporter
     from .scoring import default_jobs
     from .scoring.report import write_csv_file
@@ -609,24 +578,18 @@ def _score_command(
     lines = None
     try:
         chosen = reporter(report, "score")
-        for path in (per_document, records, html):
-            if path is None:
-                continue
-            from .scoring.pairing import among_inputs
-
-            if among_inputs(path, gt, result):
-                raise UsageError(f"{path} is one of the inputs; refused even with --force")
-            if path.exists() and not force:
-                raise UsageError(f"{path} exists already; pass --force to replace it")
         jobs = default_jobs() if jobs is None else jobs
         given = {k: v for k, v in settings.items() if v is not None and v is not False}
+        check_score_paths(gt, result, join=join, force=force, force_flag="--force",
+                          outputs={"--per-document": per_document, "--records": records, "--html": html}, **given)
         if records is not None:
             from .files import AtomicLines
 
-            lines = AtomicLines(records, force=force)
-        progress = _Progress("scoring")
+            lines = AtomicLines(Path(records), force=force)
+        progress = Progress("scoring")
 
         def on_document(record: dict, total: int) -> None:
+            raise_if_signalled()
             if lines is not None:  # (as each is scored: a long run's records can be followed)
                 lines.write(json.dumps(record))
             progress.update(progress.done + 1, total)
@@ -640,11 +603,22 @@ def _score_command(
             lines.discard()
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE)
-    except KeyboardInterrupt:
+    except InputError as exc:  # (the records' file cannot be made, or written as the documents come)
         if lines is not None:
             lines.discard()
-        typer.echo("interrupted", err=True)
-        raise typer.Exit(EXIT_INTERRUPTED)
+        typer.echo(exc.diagnostic.format(), err=True)
+        raise typer.Exit(EXIT_FAILED)
+    except OSError as exc:  # (the run's own temporary files on a full disk, a folder removed under the run)
+        if lines is not None:
+            lines.discard()
+        where = f" ({exc.filename})" if exc.filename else ""
+        typer.echo(f"error: the run cannot go on: {exc.strerror or exc}{where}", err=True)
+        raise typer.Exit(EXIT_FAILED)
+    except KeyboardInterrupt as exc:
+        if lines is not None:
+            lines.discard()
+        typer.echo("interrupted; no partial output was left behind", err=True)
+        raise typer.Exit(interrupted_code(exc))
     unwritten = None
     if lines is not None:
         try:
@@ -653,12 +627,12 @@ def _score_command(
             unwritten = exc.diagnostic
     if per_document is not None:
         try:
-            write_csv_file(scored, per_document, force=force)
+            write_csv_file(scored, Path(per_document), force=force)
         except InputError as exc:  # the scores are still reported, and this said after them
             unwritten = exc.diagnostic
     if html is not None:
         try:
-            scored.write_html(html, force=force)
+            scored.write_html(Path(html), force=force)
         except InputError as exc:
             unwritten = exc.diagnostic
     chosen.scored(scored, Streams())
@@ -667,11 +641,16 @@ def _score_command(
     raise typer.Exit(EXIT_FAILED if scored.errors or unwritten else EXIT_OK)
 
 
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a number JSON has")
+
+
 @commands.command("merge-reports", cls=_PlainHelpCommand)
 def merge_reports(
     reports: Annotated[list[Path], typer.Argument(help="The JSON reports of score --shard K/N --format json, "
                                                        "one a shard.", show_default=False)],
-    output: OutputOpt = None,
+    output: Annotated[Optional[str], typer.Option("-o", "--output", metavar="FILE",
+                      help="Output file; '-' or nothing for standard output.")] = None,
     force: ForceOpt = False,
 ) -> None:
     """Join the reports of a corpus scored in shards into the report one run gives.
@@ -687,28 +666,35 @@ def merge_reports(
 
         convertables merge-reports s1.json s2.json -o all.json
     """
-    from .files import read_bytes_of, write_atomic
+    from .files import FILE, PathArg, check_command_paths, read_bytes_of, write_atomic
     from .scoring.shards import merge_reports as merge
 
     try:
+        check_command_paths([*(PathArg("the report", path, FILE) for path in reports),
+                     PathArg("-o", output, FILE, output=True)], force=force)
         loaded = []
         for path in reports:
             try:
-                loaded.append(json.loads(read_bytes_of(path)))
+                loaded.append(json.loads(read_bytes_of(Path(path)), parse_constant=_no_constant))
             except ValueError as exc:
                 raise UsageError(f"{path}: not a JSON report ({exc})") from None
+            except RecursionError:
+                raise UsageError(f"{path}: not a JSON report (it nests too deeply to read)") from None
         merged = merge(loaded)
         text = merged.to_json() + "\n"
         if output is None or str(output) == "-":
             sys.stdout.write(text)
         else:
-            write_atomic(output, text.encode("utf-8"), force=force)
+            write_atomic(Path(output), text.encode("utf-8"), force=force)
     except InputError as exc:  # a report that cannot be read, an output that cannot be written
         typer.echo(exc.diagnostic.format(), err=True)
         raise typer.Exit(EXIT_FAILED)
     except UsageError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE)
+    except KeyboardInterrupt as exc:
+        typer.echo("interrupted; no partial output was left behind", err=True)
+        raise typer.Exit(interrupted_code(exc))
     raise typer.Exit(EXIT_FAILED if merged["errors"] else EXIT_OK)
 
 
@@ -770,8 +756,20 @@ def main() -> None:
     # for a collection, and the readers and the scorer make none; acyclic objects go
     # as soon as unused.
     gc.set_threshold(1_000_000, 50, 100)
+    catch_signals()
+    if hasattr(sys.stdout, "reconfigure"):  # (a report naming a document by a lone surrogate: its escape)
+        sys.stdout.reconfigure(errors="backslashreplace")
     try:
         app()
-    except KeyboardInterrupt:
-        typer.echo("interrupted", err=True)
-        sys.exit(EXIT_INTERRUPTED)
+    except KeyboardInterrupt as exc:
+        typer.echo("interrupted; no partial output was left behind", err=True)
+        exit_soon(interrupted_code(exc))
+        sys.exit(interrupted_code(exc))
+    except SystemExit as exc:
+        if signalled():
+            exit_soon(exc.code if isinstance(exc.code, int) else EXIT_INTERRUPTED)
+        raise
+    finally:  # (an interrupt may come where no writer can discard its temporary file)
+        files = sys.modules.get("convertables.files")
+        if files is not None:
+            files.discard_temporaries()

@@ -258,7 +258,7 @@ def read_document(
     except RecursionError:
         raise diagnostics.fail("too-deep", "the input nests too deeply to read") from None
     except MemoryError:
-        raise diagnostics.fail("too-large", "the input needs more memory than is available") from None
+        raise diagnostics.fail("too-large", "out of memory: the input needs more memory than is available") from None
 
 
 def read(
@@ -282,9 +282,14 @@ def dumps(
 ) -> bytes:
     """The bytes of ``doc`` written in ``format``, its boxes first converted to
     the format's own frame where ``options`` say how."""
+    from .grid import GridTooLarge
+
     fmt = registry.get(format)
     diagnostics = diagnostics if diagnostics is not None else Diagnostics()
-    return fmt.writer()(_in_native_frame(doc, fmt, options, diagnostics), diagnostics, options)
+    try:
+        return fmt.writer()(_in_native_frame(doc, fmt, options, diagnostics), diagnostics, options)
+    except GridTooLarge as exc:  # (a skeleton made from the grid)
+        raise diagnostics.fail("too-large", str(exc)) from None
 
 
 def _in_native_frame(doc: Document, to_format: Format, options: WriteOptions, diagnostics: Diagnostics) -> Document:
@@ -374,18 +379,14 @@ class AtomicLines:
     than a piece (a JSONL container of any size is written so)."""
 
     def __init__(self, path: Path, force: bool = False):
-        import tempfile
-
         self.path, self.force = path, force
         if not force and path.exists():
             raise _error("output-exists", "exists already; pass --force to replace it", path)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name[:40]}.", suffix=".part")
+            self.handle, self.tmp = _temporary_beside(path)
         except OSError as exc:
             raise _error("write-failed", f"cannot be written: {exc.strerror or exc}", path) from None
-        self.tmp = Path(name)
-        self.handle = os.fdopen(fd, "wb")
 
     def write(self, line: str) -> None:
         """A line of text (UTF-8), its line end added."""
@@ -411,8 +412,11 @@ class AtomicLines:
 
     def discard(self) -> None:
         if not self.handle.closed:
-            self.handle.close()
-        self.tmp.unlink(missing_ok=True)
+            try:
+                self.handle.close()
+            except OSError:  # (what a full disk kept in the buffer: going anyway)
+                pass
+        _remove_temporary(self.tmp)
 
 
 def write_text_atomic(path: Path, write: Callable[[TextIO], None], force: bool = False) -> None:
@@ -422,10 +426,14 @@ def write_text_atomic(path: Path, write: Callable[[TextIO], None], force: bool =
 
     target = AtomicLines(Path(path), force=force)
     try:
-        text = io.TextIOWrapper(target.handle, encoding="utf-8", newline="")
+        # (a lone surrogate, which a name from JSON may hold, is written as its escape: UTF-8 has none)
+        text = io.TextIOWrapper(target.handle, encoding="utf-8", errors="backslashreplace", newline="")
         write(text)
         text.flush()
         text.detach()
+    except OSError as exc:  # (a full disk, a file too large)
+        target.discard()
+        raise _error("write-failed", f"cannot be written: {exc.strerror or exc}", path) from None
     except BaseException:
         target.discard()
         raise
@@ -456,17 +464,13 @@ def write_atomic(path: Path, data: bytes, force: bool = False) -> None:
     (checked atomically: the new file is hard-linked into place)."""
     if not force and path.exists():
         raise _error("output-exists", "exists already; pass --force to replace it", path)
-    import tempfile  # (here: imports that scoring to the screen does not need)
-
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        # (the name's start only: the temporary name must stay within 255 bytes too)
-        fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name[:40]}.", suffix=".part")
+        handle, tmp = _temporary_beside(path)
     except OSError as exc:
         raise _error("write-failed", f"cannot be written: {exc.strerror or exc}", path) from None
-    tmp = Path(tmp_name)
     try:
-        with os.fdopen(fd, "wb") as handle:
+        with handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
@@ -474,5 +478,167 @@ def write_atomic(path: Path, data: bytes, force: bool = False) -> None:
     except OSError as exc:
         raise _error("write-failed", f"cannot be written: {exc.strerror or exc}", path) from None
     finally:
-        if tmp.exists():
-            tmp.unlink()
+        _remove_temporary(tmp)
+
+
+_TEMPORARIES: set[str] = set()
+"""The temporary files being written now: :func:`discard_temporaries` removes
+them where a run is interrupted at any point, even before their writer could
+note them."""
+
+
+def signals_held():
+    """A context in which Ctrl-C, SIGTERM and SIGHUP wait (they are delivered
+    when it ends): a temporary file is made and noted as one step."""
+    import signal
+    from contextlib import contextmanager
+
+    @contextmanager
+    def held():
+        names = ("SIGINT", "SIGTERM", "SIGHUP")
+        signals = {getattr(signal, name) for name in names if hasattr(signal, name)}
+        if not hasattr(signal, "pthread_sigmask"):
+            yield
+            return
+        before = signal.pthread_sigmask(signal.SIG_BLOCK, signals)
+        try:
+            yield
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+    return held()
+
+
+def _temporary_beside(path: Path):
+    """A new temporary file in ``path``'s folder, open for writing, and its path."""
+    import tempfile  # (here: imports that scoring to the screen does not need)
+
+    with signals_held():
+        # (the name's start only: the temporary name must stay within 255 bytes too)
+        fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name[:40]}.", suffix=".part")
+        _TEMPORARIES.add(name)
+        handle = os.fdopen(fd, "wb")
+    return handle, Path(name)
+
+
+def _remove_temporary(tmp: Path) -> None:
+    try:
+        os.unlink(tmp)
+    except FileNotFoundError:
+        pass
+    _TEMPORARIES.discard(str(tmp))
+
+
+def discard_temporaries() -> None:
+    """Remove every temporary file still being written (an interrupted run)."""
+    for name in list(_TEMPORARIES):
+        _remove_temporary(Path(name))
+
+
+# -- the paths a command is given ------------------------------------------------------
+
+FILE, FOLDER, ANY = "file", "folder", "file or folder"
+
+
+class PathArg:
+    """A path a command was given, and what it must be.
+
+    ``option`` names it in messages (``-o``, ``--html``, ``--pdf-dir``, ``the
+    input``); ``value`` is as given: text keeps a trailing slash, which says a
+    folder (``Path`` drops it). ``wants`` is :data:`FILE`, :data:`FOLDER` or
+    :data:`ANY`. An input folder's ``reads`` are the suffixes of the files read
+    from it (None: every file), so that an output beside them that no one reads
+    is allowed."""
+
+    __slots__ = ("option", "value", "wants", "output", "reads", "takes")
+
+    def __init__(self, option: str, value, wants: str = ANY, *, output: bool = False,
+                 reads: Iterable[str] | None = None, takes: str | None = None):
+        self.option, self.value, self.wants, self.output = option, value, wants, output
+        self.reads = None if reads is None else tuple(s.lower() for s in reads)
+        self.takes = takes
+        """What the option takes, in words, for the message where it is given something else."""
+
+    @property
+    def given(self) -> bool:
+        return self.value is not None and not is_stdin(self.value)
+
+    @property
+    def path(self) -> Path:
+        return Path(self.value)
+
+    @property
+    def names_folder(self) -> bool:
+        """Given with a trailing slash: a folder, whether or not it exists."""
+        text = os.fspath(self.value)
+        return isinstance(text, str) and text.endswith(("/", os.sep))
+
+
+def check_command_paths(arguments: Iterable[PathArg], force: bool | None = None, force_flag: str = "--force") -> None:
+    """Check every path a command was given before any work: inputs exist and
+    are what they must be (a folder where a folder is read); no output is a
+    folder where a file is written, or a file (or a name with a format's suffix
+    that does not exist yet) where a folder is; none is one of the inputs, or a
+    file that would be read from an input folder, by resolved path (links and
+    ``..`` followed), with or without ``force``; no two outputs are one file.
+    ``force`` False: an existing output file is refused too (None: the caller
+    checks each as it writes; ``force_flag`` is how the message names it).
+    :class:`UsageError` for the first found."""
+    arguments = [a for a in arguments if a.given]
+    inputs = [a for a in arguments if not a.output]
+    for arg in inputs:
+        path = arg.path
+        if not path.exists():
+            raise UsageError(f"{_named(arg)}: no such {'file or folder' if arg.wants == ANY else arg.wants}")
+        if arg.wants == FOLDER and not path.is_dir():
+            raise UsageError(f"{_named(arg)}: is a file; {arg.takes or f'{arg.option} takes a folder'}")
+        if arg.wants == FILE and path.is_dir():
+            raise UsageError(f"{_named(arg)}: is a folder; {arg.takes or f'{arg.option} takes a file'}")
+    read = [(a.path.resolve(), a) for a in inputs]
+    written: dict[Path, PathArg] = {}
+    for arg in (a for a in arguments if a.output):
+        path = arg.path
+        target = path.resolve()
+        for source, of in read:
+            if _reads(source, of, target):
+                read_as = f" (read as {of.option})" if of.option.startswith("-") else ""
+                raise UsageError(f"{_named(arg)}: is one of the inputs; refused even with --force{read_as}")
+        if arg.wants == FILE:
+            if arg.names_folder:
+                raise UsageError(f"{_named(arg)}: names a folder (it ends in a slash); {arg.option} writes a file")
+            if path.is_dir():
+                raise UsageError(f"{_named(arg)}: is a folder; {arg.option} writes a file")
+        elif arg.wants == FOLDER:
+            if path.exists() and not path.is_dir():
+                raise UsageError(f"{_named(arg)}: is a file; {arg.option} writes into a folder here")
+            if not path.exists() and not arg.names_folder and _names_a_file(path):
+                raise UsageError(f"{_named(arg)}: names a file (its suffix is {path.suffix}); {arg.option} writes "
+                                 "into a folder here (end it with a slash for a folder of that name)")
+        if target in written:
+            raise UsageError(f"{_named(arg)}: named by both {written[target].option} and {arg.option}")
+        written[target] = arg
+        if force is False and arg.wants == FILE and path.exists():
+            raise UsageError(f"{os.fspath(arg.value)} exists already; pass {force_flag} to replace it")
+
+
+def _named(arg: PathArg) -> str:
+    return f"{arg.option} {os.fspath(arg.value)}" if arg.option.startswith("-") else os.fspath(arg.value)
+
+
+def _names_a_file(path: Path) -> bool:
+    """Whether ``path``'s suffix is a writable format's (``single.json``)."""
+    suffix = path.suffix.lower()
+    return bool(suffix) and any(suffix in f.suffixes for f in registry.formats().values() if f.writes)
+
+
+def _reads(source: Path, arg: PathArg, target: Path) -> bool:
+    """Whether writing ``target`` replaces something the input ``arg`` (at
+    ``source``, resolved) is read from."""
+    if target == source:
+        return True
+    if source.is_dir():
+        return source in target.parents and (arg.reads is None or target.name.lower().endswith(arg.reads))
+    try:  # the same file by another name (a hard link)
+        return target.exists() and os.path.samefile(source, target)
+    except OSError:
+        return False

@@ -29,6 +29,49 @@ from typing import Callable, Mapping, Sequence
 from .diagnostics import Diagnostics, Severity
 from .model import Cell, Document, Region
 
+MAX_GRID_SLOTS = 1_000_000
+"""The most slots (rows x columns of a table's extent) that any work walking a
+table's grid slot by slot takes on (writers, skeletons, metrics, the HTML
+report): a few cells may claim far more (a cell at row 10^6, one at A1 and one
+at XFD1048576), and such a table is refused (``too-large``) before any work."""
+
+
+class GridTooLarge(ValueError):
+    """A table whose grid extent is beyond :data:`MAX_GRID_SLOTS`, or too large
+    for one metric's own work (the message names the table and its size)."""
+
+
+def grid_extent(table) -> tuple[int, int]:
+    """The rows and columns a table's cells span (its regions' increments
+    added), from its first row and column to its last; (0, 0) without cells."""
+    top = left = bottom = right = None
+    for region in table.regions:
+        dr, dc = region.row_increment, region.col_increment
+        for cell in region.cells:
+            r0, r1, c0, c1 = cell.start_row + dr, cell.end_row + dr, cell.start_col + dc, cell.end_col + dc
+            if top is None:
+                top, bottom, left, right = r0, r1, c0, c1
+                continue
+            top, bottom = min(top, r0), max(bottom, r1)
+            left, right = min(left, c0), max(right, c1)
+    if top is None:
+        return 0, 0
+    return bottom - top + 1, right - left + 1
+
+
+def check_grid_size(table, limit: int = MAX_GRID_SLOTS, from_zero: bool = False) -> tuple[int, int]:
+    """The table's extent (:func:`grid_extent`; with ``from_zero``, from row and
+    column 0, as writers lay it out); :class:`GridTooLarge` beyond ``limit`` slots."""
+    rows, cols = grid_extent(table)
+    if from_zero and rows:
+        dr_top = min(c.start_row + r.row_increment for r in table.regions for c in r.cells)
+        dc_left = min(c.start_col + r.col_increment for r in table.regions for c in r.cells)
+        rows, cols = rows + max(dr_top, 0), cols + max(dc_left, 0)
+    if rows * cols > limit:
+        raise GridTooLarge(f"table {table.id} spans {rows:,} rows and {cols:,} columns ({rows * cols:,} slots), "
+                           f"more than the {limit:,} taken on")
+    return rows, cols
+
 # Where each model object was found in its source, keyed by id(object).
 SourceLines = Mapping[int, int]
 

@@ -427,6 +427,13 @@ class HtmlPage:
     """The first ``<title>``'s text (each text run stripped, the runs joined)."""
 
 
+MARKUP_PER_CHARACTER = 8
+"""The most markup tokens (TEDS's) the cells of a page may hold in all, per
+character of the page: a cell's markup holds every table nested in it, so tables
+nested in one another repeat their inner tables' markup once a level, which
+would grow with the square of the page's size."""
+
+
 def read_page(source: str | bytes, diagnostics: Diagnostics, *, page: int = 1, first_id: int = 0,
               keep_pandas_labels: bool = False, line_offset: int = 0) -> HtmlPage:
     """Every table of the HTML ``source`` (bytes are decoded as :func:`decode`
@@ -461,6 +468,7 @@ def read_page(source: str | bytes, diagnostics: Diagnostics, *, page: int = 1, f
     # regex: the page is scanned once, and this is the cheaper scan.)
     may_have_styles = "style" in text.lower()
     reference_table = _reference_table(text, tops)
+    markup_left = MARKUP_PER_CHARACTER * len(text) + 100_000
     for element in (e for top in tops for e in tables_and_styles(top, may_have_styles)):
         if element is reference_table:
             found.reference_table = len(found.tables)
@@ -472,6 +480,12 @@ def read_page(source: str | bytes, diagnostics: Diagnostics, *, page: int = 1, f
             model = form_table(element)
             explicit = html_non_negative_int(element.get("data-page"))
             cells = model.cells
+            markup_left -= sum(len(cell.markup) for cell in cells if cell.markup is not None)
+            if markup_left < 0:
+                raise diagnostics.fail("too-large", f"table {table_id}: the cells' markup adds up to more than "
+                                                    f"{MARKUP_PER_CHARACTER} tokens a character of the file (a cell "
+                                                    "holds the markup of every table nested in it)",
+                                       line=line_of(element))
             if model.bad_spans:
                 diagnostics.warning(
                     "html-span", f"table {table_id}: span value(s) {', '.join(model.bad_spans[:3])} read by the "

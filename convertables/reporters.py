@@ -225,7 +225,14 @@ class JsonReporter(Reporter):
 
 
 def _escape_github(value: str) -> str:
+    """A workflow command's message: ``%``, CR and LF escaped (GitHub's syntax)."""
     return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_github_property(value: str) -> str:
+    """A workflow command's property value (``file=``, ``title=``): ``:`` and ``,``
+    end a property there, and are escaped too."""
+    return _escape_github(value).replace(":", "%3A").replace(",", "%2C")
 
 
 class GithubReporter(Reporter):
@@ -245,15 +252,20 @@ class GithubReporter(Reporter):
 
         for d in streams.shown(report.diagnostics):
             self._annotate(d, streams)
-        streams.out.write(plain_text(summary(report)))
+        # (the table holds documents' names: none may start a line that the runner takes for a command)
+        import secrets
+
+        token = secrets.token_hex(16)
+        streams.out.write(f"::stop-commands::{token}\n{plain_text(summary(report))}::{token}::\n")
 
     def _annotate(self, d: Diagnostic, streams: Streams) -> None:
-        where = f"file={_escape_github(d.file or '').replace(',', '%2C')}"
+        where = f"file={_escape_github_property(d.file or '')}"
         if d.line:
             where += f",line={d.line}"
             if d.column:
                 where += f",col={d.column}"
-        streams.out.write(f"::{self._LEVEL[d.severity]} {where},title={d.code}::{_escape_github(d.message)}\n")
+        streams.out.write(f"::{self._LEVEL[d.severity]} {where},title={_escape_github_property(d.code)}::"
+                          f"{_escape_github(d.message)}\n")
 
 
 class CsvReporter(Reporter):

@@ -13,6 +13,7 @@ slot of the grid is some cell's (ICDAR 2013 files leave empty cells out).
 
 from __future__ import annotations
 
+from .grid import check_grid_size
 from .model import Cell, Table
 
 CELL_OPENINGS = frozenset({"<td>", "<th>", "<td", "<th"})
@@ -60,7 +61,10 @@ def skeleton(table: Table) -> tuple[list[str], list[Cell]]:
 
 
 def derived_skeleton(table: Table) -> tuple[list[str], list[Cell]]:
-    """The skeleton made from the grid (see the module's docstring)."""
+    """The skeleton made from the grid (see the module's docstring): a cell a
+    slot at most, so :class:`~convertables.grid.GridTooLarge` where the grid has
+    more slots than :data:`~convertables.grid.MAX_GRID_SLOTS`."""
+    check_grid_size(table, from_zero=True)
     cells = placed(table)
     if not cells:
         return ["<tbody>", "</tbody>"], []

@@ -29,6 +29,13 @@ def _parser() -> etree.XMLParser:
     )
 
 
+ENTITY_MARKS = tuple(text.encode(encoding) for text in ("<!ENTITY", "<!entity")
+                     for encoding in ("utf-8", "utf-16-le", "utf-16-be"))
+"""An entity declaration's start as UTF-8 (and ASCII's other supersets) and
+UTF-16 write it; libxml2 may refuse a document before it tells of one (an
+amplification in an attribute reads as a syntax error)."""
+
+
 def parse_xml(data: bytes, diagnostics: Diagnostics) -> etree._Element:
     """Parse ``data`` and return the root element, or raise :class:`InputError`.
 
@@ -37,13 +44,16 @@ def parse_xml(data: bytes, diagnostics: Diagnostics) -> etree._Element:
     """
     if not data or data.isspace():  # (isspace stops at the first other byte; strip would copy)
         raise diagnostics.fail("xml-empty", "the file is empty")
-    if b"<!ENTITY" in data:  # refused before libxml2 sees it (it is also checked after parsing)
+    if any(mark in data for mark in ENTITY_MARKS):  # refused before libxml2 sees it (and checked after parsing)
         raise _entities_refused(diagnostics)
     try:
         root = etree.fromstring(data, _parser())
     except etree.XMLSyntaxError as exc:
         line, column = (exc.position if exc.position else (None, None))
         message = (exc.msg or str(exc)).split(", line ")[0]
+        if not message.strip() or "memory" in message.lower():  # (libxml2 out of memory: no syntax at fault)
+            raise diagnostics.fail("too-large", "out of memory: the XML needs more memory than is available"
+                                   ) from None
         raise diagnostics.fail(
             "xml-syntax", f"not well-formed XML: {message}", line=line or None, column=column or None
         ) from None

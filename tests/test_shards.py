@@ -121,7 +121,8 @@ def test_edited_or_cut_shard_reports_are_refused_in_one_line(tmp_path: Path):
     (tmp_path / "out.json").write_text("{}")
     result = CliRunner().invoke(app, ["merge-reports", str(tmp_path / "s1.json"), str(tmp_path / "nope.json"),
                                       "-o", str(tmp_path / "out.json")])
-    assert result.exit_code == 1 and result.output.strip() == f"{tmp_path / 'nope.json'}: error read-failed no such file"
+    # a missing input is a usage error, said before anything is read
+    assert result.exit_code == 2 and result.output.strip() == f"error: {tmp_path / 'nope.json'}: no such file"
 
 
 @pytest.mark.parametrize("metric, score_name", [("teds", "teds"), ("grits", "grits_con")])

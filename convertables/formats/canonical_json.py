@@ -14,6 +14,7 @@ import re
 
 from ..diagnostics import Diagnostics
 from ..geometry import ordered
+from ..grid import NUMBER_LIMIT
 from ..model import BBox, Cell, Document, Frame, Instruction, Page, Region, Table, TextItem
 from ..options import ReadOptions, WriteOptions
 from .declarations import DECLARED
@@ -171,11 +172,58 @@ def _holds_lone_surrogate(value) -> bool:
     return False
 
 
+class _RepeatedKey(ValueError):
+    pass
+
+
+def _unique_keys(pairs: list) -> dict:
+    """An object's pairs as a dict, refusing a key given twice (json.loads keeps
+    the last, silently: which one the writer meant cannot be told)."""
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        seen: set = set()
+        raise _RepeatedKey(next(key for key, _ in pairs if key in seen or seen.add(key)))
+    return found
+
+
+_RANGED_KEYS = {"start_row", "start_col", "end_row", "end_col", "row_increment", "col_increment", "id", "page",
+                "number"}
+
+
+def _out_of_range(value) -> str | None:
+    """Where ``value`` (read JSON, valid against the schema) holds an index, page
+    or id beyond :data:`~convertables.grid.NUMBER_LIMIT`: a description, else None."""
+    for page in value.get("pages", ()):
+        if abs(page["number"]) > NUMBER_LIMIT:
+            return f"a page number {_shortened(page['number'])}"
+    for table in value["tables"]:
+        for item in (table, *table["regions"]):
+            for key in _RANGED_KEYS.intersection(item):
+                if item[key] is not None and abs(item[key]) > NUMBER_LIMIT:
+                    return f"a table's or region's {key} {_shortened(item[key])}"
+        for region in table["regions"]:
+            for cell in region["cells"]:
+                numbers = (cell["start_row"], cell["start_col"], cell["end_row"], cell["end_col"], cell.get("id") or 0)
+                if max(numbers) > NUMBER_LIMIT or min(numbers) < -NUMBER_LIMIT:
+                    key = next(k for k in ("start_row", "start_col", "end_row", "end_col", "id")
+                               if abs(cell.get(k) or 0) > NUMBER_LIMIT)
+                    return f"table {table['id']}, region {region['id']}: a cell's {key} {_shortened(cell[key])}"
+    return None
+
+
+def _shortened(number: int) -> str:
+    text = str(number)
+    return text if len(text) <= 30 else f"{text[:10]}...({len(text):,} digits)"
+
+
 def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Document:
     if not data or data.isspace():  # (isspace stops at the first other byte; strip would copy)
         raise diagnostics.fail("json-empty", "the file is empty")
     try:
-        value = json.loads(data, parse_constant=_reject_constant)
+        value = json.loads(data, parse_constant=_reject_constant, object_pairs_hook=_unique_keys)
+    except _RepeatedKey as exc:
+        raise diagnostics.fail("json-syntax", f"the key {exc.args[0]!r} is given twice in one object; which one "
+                                              "is meant cannot be told") from None
     except UnicodeDecodeError as exc:
         raise diagnostics.fail("json-syntax", f"not UTF-8 text: {exc.reason}") from None
     except json.JSONDecodeError as exc:
@@ -190,6 +238,10 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
         if problem:
             raise diagnostics.fail("json-schema", f"does not match the canonical JSON schema {problem}")
         _integral_numbers_as_ints(value)
+    beyond = _out_of_range(value)
+    if beyond is not None:
+        raise diagnostics.fail("bad-number", f"{beyond} is out of range (at most {NUMBER_LIMIT:,} in "
+                                             "magnitude)")
     doc = from_data(value)
     _check_boxes(doc, diagnostics)
     return doc

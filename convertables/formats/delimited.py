@@ -60,7 +60,7 @@ from collections import Counter
 
 from ..diagnostics import Diagnostics
 from ..export_names import camelot_page
-from ..grid import NUMBER_LIMIT, drop_pandas_default_labels, overlapping_cells
+from ..grid import MAX_GRID_SLOTS, NUMBER_LIMIT, drop_pandas_default_labels, overlapping_cells
 from ..model import Cell, Document, Region, Table
 from ..options import ReadOptions, WriteOptions
 from .declarations import DECLARED
@@ -68,7 +68,7 @@ from ..text_encoding import split_bom
 
 MAX_CELLS = 10_000_000
 """Files of more fields are refused (a cell costs some 150 bytes in memory)."""
-MAX_WRITTEN_SLOTS = 10_000_000
+MAX_WRITTEN_SLOTS = MAX_GRID_SLOTS
 """Tables whose grid holds more slots are not written (each slot is a field)."""
 SNIFF_CHARS = 65536
 """How much of the text decides the delimiter."""

@@ -22,12 +22,20 @@ from __future__ import annotations
 import re
 
 from ..diagnostics import Diagnostics
+from ..grid import MAX_GRID_SLOTS
 from ..export_names import camelot_page
 from ..html_tables import read_document
 from ..model import Document, Table
 from ..options import ReadOptions, WriteOptions
 from .declarations import DECLARED
 from ..sniffing import xml_root
+
+
+MARKUP_PER_CHARACTER = 8
+"""The most markup tokens (TEDS's, :func:`cell_markup`) the cells of a page may
+hold in all, per character of the page: a cell's markup holds every table
+nested in it, so tables nested in one another repeat their inner tables' markup
+once a level, which would grow with the square of the page's size."""
 
 
 def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Document:
@@ -43,7 +51,7 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
 
 # A table is written slot by slot (an empty <td> for each hole, a <tr> for every row):
 # one whose grid holds more slots than this is refused rather than written for hours.
-MAX_WRITTEN_SLOTS = 10_000_000
+MAX_WRITTEN_SLOTS = MAX_GRID_SLOTS
 
 
 _ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;"})

@@ -62,7 +62,7 @@ from lxml import etree
 
 from ..diagnostics import Diagnostics
 from ..geometry import coordinate_text, envelope, foreign_frame_note, ordered
-from ..grid import LazySourceLines, ParsedInts
+from ..grid import NUMBER_LIMIT, LazySourceLines, ParsedInts
 from ..model import BBox, Cell, Document, Frame, Instruction, Region, Table
 from ..options import ReadOptions, WriteOptions
 from .declarations import DECLARED
@@ -82,7 +82,7 @@ _MISSPELLINGS = {
     "start_row": "start-row",
 }
 _XSI = "{http://www.w3.org/2001/XMLSchema-instance}"
-_INT_LIMIT = 10**9  # no real grid, page or id comes near; larger values are errors
+_INT_LIMIT = NUMBER_LIMIT  # no real grid, page or id comes near; larger values are errors
 
 _GRID_ATTRIBUTES = ("start-row", "start-col", "end-row", "end-col")
 _START_OF = {"end-row": "start-row", "end-col": "start-col"}

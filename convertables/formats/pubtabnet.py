@@ -56,6 +56,7 @@ from ..containers import jsonl_members, name_from_filename
 from ..diagnostics import Diagnostics
 from ..geometry import ordered
 from ..jsonsafe import parse_json
+from ..grid import MAX_GRID_SLOTS
 from ..model import BBox, Cell, Document, Frame, Region, Table
 from ..options import ReadOptions, WriteOptions
 from .declarations import DECLARED
@@ -67,7 +68,7 @@ MAX_COLSPAN = 1000
 MAX_GRID_WORK = 5_000_000
 """Slots of the grid walked while placing cells (rows times the spans that
 cover them): a record that asks for more is refused (``pubtabnet-too-large``)."""
-MAX_WRITTEN_SLOTS = 10_000_000
+MAX_WRITTEN_SLOTS = MAX_GRID_SLOTS
 """A table is written slot by slot (an empty cell for each hole): one of more
 slots (rows x columns) is refused rather than written for hours."""
 

@@ -22,7 +22,7 @@ program that does not compute) reads as unknown content.
 
 Hostile workbooks end with a clear error before openpyxl inflates anything:
 not a zip (``xlsx-not-zip``), merged ranges covering more than 5 million cells,
-more than 100 MiB uncompressed or a member
+more than 32 MiB uncompressed or a member
 inflating more than 100-fold past 16 MiB (``xlsx-bomb``).
 
 Writing: one worksheet per page ("Page 1", ...), tables on a page stacked with
@@ -42,7 +42,7 @@ from ..grid import drop_pandas_default_labels, overlapping_cells
 from ..model import Cell, Document, Region, Table
 from ..options import ReadOptions, WriteOptions
 from .declarations import DECLARED
-from ..xmlsafe import parse_xml, xml_text
+from ..xmlsafe import ENTITY_MARKS, parse_xml, xml_text
 from .xlsx_workbook import (FORMULA_WITHOUT_VALUE, MAX_MERGED_CELLS, _column_number, _entries, formula_cells, _EntitiesDeclared, _read_sheets_quickly,
                             _Sheet, _TooManyMerged)
 
@@ -51,7 +51,7 @@ if TYPE_CHECKING:
 
 _new = object.__new__
 
-MAX_UNCOMPRESSED = 100 << 20  # openpyxl holds every cell as an object: ~40x the XML in memory
+MAX_UNCOMPRESSED = 32 << 20  # a cell read is ~25x its XML in memory (openpyxl: ~40x): about 850 MB here
 MAX_RATIO = 100
 RATIO_FLOOR = 16 << 20
 _MERGE_REF = re.compile(rb'<(?:\w+:)?mergeCell\b[^>]*\bref="([A-Z]+[0-9]+(?::[A-Z]+[0-9]+)?)"')
@@ -100,20 +100,29 @@ def _entities_refused(part: str, diagnostics: Diagnostics) -> InputError:
 
 # "<!" (a DOCTYPE or a comment) as UTF-8 or UTF-16 writes it; a part without one declares no entity
 _DECLARATION_MARKS = (b"<!", "<!".encode("utf-16-le"), "<!".encode("utf-16-be"))
+_XML_PARTS = (".xml", ".rels", ".vml")  # (the parts openpyxl's parser reads; images and the like are not XML)
+
+
+class _PartUnreadable(Exception):
+    """A part of the workbook (its name, and why) that the safe parser cannot read."""
 
 
 def _check_entities(archive: zipfile.ZipFile) -> None:
     """Before openpyxl reads a workbook: its XML parser expands entities, so every
-    part that may declare one goes through the safe parser first, whose refusal
-    stands (anything else wrong with a part is for openpyxl to judge)."""
+    XML part that may declare one goes through the safe parser first, and one
+    that the safe parser cannot read (for whatever reason: an encoding it
+    refuses is enough to hide a declaration from it) is refused too."""
     for name in archive.namelist():
+        if not name.lower().endswith(_XML_PARTS):
+            continue
         raw = archive.read(name)
         if any(mark in raw for mark in _DECLARATION_MARKS):
             try:
                 parse_xml(raw, Diagnostics())
             except InputError as exc:
-                if exc.diagnostic.code == "xml-entity":
+                if exc.diagnostic.code == "xml-entity" or any(mark in raw for mark in ENTITY_MARKS):
                     raise _EntitiesDeclared(name) from None
+                raise _PartUnreadable(name, exc.diagnostic.message) from None
 
 
 def _too_many_merged(merged: int, diagnostics: Diagnostics) -> InputError:
@@ -142,6 +151,9 @@ def _check_for_openpyxl(data: bytes, diagnostics: Diagnostics) -> None:
                     merged += _area(ref.decode("ascii", "replace"))
     except _EntitiesDeclared as exc:
         raise _entities_refused(exc.args[0], diagnostics) from None
+    except _PartUnreadable as exc:
+        raise diagnostics.fail("xlsx-unreadable", f"the workbook's part {exc.args[0]} cannot be read safely "
+                                                  f"({exc.args[1]}); refused") from None
     except (zipfile.BadZipFile, zlib.error, EOFError, OSError, RuntimeError, NotImplementedError, ValueError) as exc:
         raise diagnostics.fail("xlsx-not-zip", f"a damaged zip archive: {exc}") from None
     if merged > MAX_MERGED_CELLS:

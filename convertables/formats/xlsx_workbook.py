@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from ..diagnostics import Diagnostics, InputError
 from ..grid import ParsedInts
-from ..xmlsafe import local_name, parse_xml
+from ..xmlsafe import ENTITY_MARKS, local_name, parse_xml
 
 if TYPE_CHECKING:
     import zipfile
@@ -325,7 +325,8 @@ def _xml(archive: zipfile.ZipFile, name: str):
     try:
         return parse_xml(archive.read(name), Diagnostics())
     except InputError as exc:
-        if exc.diagnostic.code == "xml-entity":
+        raw = archive.read(name)
+        if exc.diagnostic.code == "xml-entity" or any(mark in raw for mark in ENTITY_MARKS):
             raise _EntitiesDeclared(name) from None
         raise
 

@@ -18,6 +18,7 @@ from itertools import islice
 from typing import Callable, Iterable, Iterator, Sequence
 
 from ..diagnostics import UsageError
+from ..files import signals_held
 
 EXECUTORS = ("local", "dask")
 
@@ -70,14 +71,46 @@ class LocalProcesses:
             pending: deque = deque()
             try:
                 for start in range(0, len(items), size):
-                    pending.append(pool.submit(_chunk, function, list(items[start:start + size])))
+                    chunk = list(items[start:start + size])
+                    with signals_held():  # (a submit may fork a worker: a signal then is raised after, not lost)
+                        pending.append(pool.submit(_chunk, function, chunk))
                     if len(pending) >= workers * ahead:
                         yield from pending.popleft().result()
                 while pending:
                     yield from pending.popleft().result()
+            except BaseException:  # interrupted (a signal) or failed: the workers end now, not after their chunks
+                _end_workers(pool)
+                raise
             finally:
                 for future in pending:  # (stopped early: what was not started is not)
                     future.cancel()
+
+
+def _worker_signals() -> None:
+    """In a worker (set once): SIGTERM and SIGHUP end it at once (the parent, which gets
+    them too, or ends it, says what happened), and Ctrl-C is the parent's to
+    handle (a terminal sends it to the worker too)."""
+    import signal
+
+    global _STARTED_IN
+    _STARTED_IN = os.getpid()
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):  # (forked while the parent held them)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
+
+
+def _end_workers(pool) -> None:
+    """Stop a process pool's workers without waiting for their work."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())  # (the pool has no public way)
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.kill()  # (a worker holds nothing to clean up; one not yet set up would print a traceback)
+    for process in processes:
+        process.join(timeout=5)
 
 
 # Documents a chunk sent to a local worker at most.
@@ -85,7 +118,13 @@ LOCAL_CHUNK = 64
 
 
 def _chunk(function: Callable, items: list) -> list:
+    if os.getpid() != _STARTED_IN:  # (in a worker process: once)
+        _worker_signals()
     return [function(item) for item in items]
+
+
+_STARTED_IN = os.getpid()
+"""The process that imported this module: a worker forked from it differs."""
 
 
 class DaskCluster:

@@ -102,7 +102,8 @@ def table_grid(table: Table) -> TableGrid:
     ext[:, (1, 3)] -= ext[:, 1].min()
     n_rows, n_cols = int(ext[:, 2].max()), int(ext[:, 3].max())
     if n_rows * n_cols > MAX_POSITIONS:
-        raise GridTooLarge(f"GriTS of a table of {n_rows} x {n_cols} grid positions (at most "
+        # (below the limit of every walk of a grid, grid.MAX_GRID_SLOTS: GriTS weighs pairs of positions)
+        raise GridTooLarge(f"GriTS of table {table.id}, of {n_rows} x {n_cols} grid positions (at most "
                            f"{MAX_POSITIONS:,} positions)")
     cell_of = np.full((n_rows, n_cols), -1, dtype=np.intp)
     # where cells meet, the later one (the greater index) holds the position

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
 from ..diagnostics import Diagnostic, Severity, UsageError
+from ..grid import GridTooLarge
 from ..options import DeclaredSettings, Option
 from .declarations import COMMON_SETTINGS, COMPAT, IGNORE_PAGE, PDF_DIR, RESULT_FORMAT, VARIANT  # noqa: F401 (theirs)
 
@@ -38,7 +39,7 @@ class MetricError(ValueError):
     code: str = "metric-error"
 
 
-class TableTooLarge(MetricError):
+class TableTooLarge(MetricError, GridTooLarge):
     """A table whose grid is too large to scan (or, GriTS, to align)."""
 
     code = "table-too-large"

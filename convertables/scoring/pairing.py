@@ -189,17 +189,6 @@ def collect(path: Path, suffixes: Iterable[str], model: str | None) -> Sequence[
     return files.where(lambda p: model_of(p) in (model, None))
 
 
-def among_inputs(path: Path, *roots: Path) -> bool:
-    """Whether ``path`` is one of ``roots`` or a file that :func:`collect` would
-    take from one of them (an output there would replace an input)."""
-    target = path.resolve()
-    suffixes = tuple(registry.folder_suffixes())
-    for root in map(Path.resolve, roots):
-        if target == root or (root in target.parents and target.name.lower().endswith(suffixes)):
-            return True
-    return False
-
-
 def pair(gt_files: Sequence, result_files: Sequence, alternatives: bool = True,
          result_variants: bool = False) -> Pairing:
     """Each ground-truth document with its result. ``alternatives``: the ICDAR

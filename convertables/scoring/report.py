@@ -9,8 +9,10 @@ shows them.
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Iterator, Mapping, TextIO
@@ -51,6 +53,7 @@ class ScoreReport(dict):
                          if error_lines is None else error_lines)
         if shard is not None:  # (a shard's: where its parts stand in the whole run, for merge-reports)
             self["shard"] = shard
+            shard[SHARD_DIGEST] = parts_digest(self)
 
     @property
     def total(self) -> dict:
@@ -159,9 +162,29 @@ def per_document_csv(report: Mapping) -> str:
     return out.getvalue()
 
 
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_PLAIN_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def spreadsheet_safe(value):
+    """A CSV field that no spreadsheet runs as a formula: text that starts as one
+    does (``=``, ``+``, ``-``, ``@``, a tab or a carriage return: OWASP's rule for
+    CSV injection) is given a leading ``'``; numbers, and text that is a plain
+    number, stay as they are."""
+    if value.__class__ is str and value.startswith(_FORMULA_START) and not _PLAIN_NUMBER.fullmatch(value):
+        return "'" + value
+    return value
+
+
 def write_csv(report: Mapping, out: TextIO) -> None:
-    """The per-document CSV written to ``out`` a row at a time."""
-    csv.writer(out, lineterminator="\n").writerows(get_metric(report["metric"]).csv_rows(report))
+    """The per-document CSV written to ``out`` a row at a time, its text fields
+    made :func:`spreadsheet_safe` (document and file names come from anyone)."""
+    plain = csv.writer(out, lineterminator="\n")
+    # (a row with a carriage return in a field: its text quoted, which the csv module does only for "\n" here)
+    quoted = csv.writer(out, lineterminator="\n", quoting=csv.QUOTE_NONNUMERIC)
+    for row in get_metric(report["metric"]).csv_rows(report):
+        row = [spreadsheet_safe(value) for value in row]
+        (quoted if any(value.__class__ is str and "\r" in value for value in row) else plain).writerow(row)
 
 
 def write_csv_file(report: Mapping, path, force: bool = False) -> None:
@@ -190,13 +213,36 @@ def json_pieces(report: Mapping) -> Iterator[str]:
     last = len(report) - 1
     for position, (key, value) in enumerate(report.items()):
         comma = "," if position < last else ""
-        if key == "documents" and len(value):
+        if key == "documents":  # (a list, or records kept on disk; a shard may have none)
             yield f"\n {json.dumps(key)}: ["
             first = True
             for record in value:
                 yield ("\n  " if first else ",\n  ") + json.dumps(record)
                 first = False
-            yield f"\n ]{comma}"
+            yield f"]{comma}" if first else f"\n ]{comma}"
         else:
             yield f"\n {json.dumps(key)}: {json.dumps(value, indent=1).replace(chr(10), chr(10) + ' ')}{comma}"
     yield "\n}"
+
+
+SHARD_DIGEST = "digest"
+
+
+def parts_digest(report: Mapping) -> str:
+    """A SHA-256 of what a shard's report holds (its records, errors, unpaired
+    files, and its shard object but the digest): merge-reports recomputes it, so
+    that a report edited or cut after it was written is refused."""
+    digest = hashlib.sha256()
+
+    def add(value) -> None:
+        digest.update(json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode("ascii"))
+        digest.update(b"\n")
+
+    shard = {k: v for k, v in report["shard"].items() if k != SHARD_DIGEST}
+    add(shard)
+    add([report["metric"], report["settings"]])
+    for record in report["documents"]:
+        add(record)
+    add(report["errors"])
+    add(report["unpaired"])
+    return digest.hexdigest()

@@ -18,6 +18,7 @@ from typing import Callable, Iterator, NamedTuple, Sequence
 from .. import containers, files, registry
 from ..diagnostics import Diagnostic, Diagnostics, InputError, Severity, UsageError
 from ..geometry import GeometryFailed
+from ..grid import GridTooLarge
 from ..model import Document
 from ..options import ReadOptions
 from .metric import Metric, MetricError, Scored, ScoreSettings, get_metric
@@ -102,8 +103,9 @@ def _taken_apart(scored: dict) -> tuple[dict, list[Diagnostic]]:
     return dict(scored), list(scored.findings) if isinstance(scored, Scored) else []
 
 
-def _metric_error(exc: MetricError, where: str | None) -> Diagnostic:
-    return Diagnostic(exc.code, Severity.ERROR, str(exc), where)
+def _metric_error(exc: MetricError | GridTooLarge, where: str | None) -> Diagnostic:
+    """A metric's error under its code; a grid beyond the declared limit is ``too-large``."""
+    return Diagnostic(exc.code if isinstance(exc, MetricError) else "too-large", Severity.ERROR, str(exc), where)
 
 
 def score_pair(pair_: DocumentPair, settings: ScoreSettings, explain: bool = False) -> ScoredDocument:
@@ -162,12 +164,15 @@ def score_pair(pair_: DocumentPair, settings: ScoreSettings, explain: bool = Fal
                   if explain else None)
     except InputError as exc:
         return failed(exc.diagnostic, counted=False)
-    except MetricError as exc:
+    except (MetricError, GridTooLarge) as exc:
         return failed(_metric_error(exc, where))
     except GeometryFailed as exc:
         return failed(Diagnostic("geometry-failed", Severity.ERROR, str(exc), where))
     except UsageError as exc:
         return failed(Diagnostic("format-unavailable", Severity.ERROR, str(exc), where))
+    except MemoryError:
+        return failed(Diagnostic("too-large", Severity.ERROR, "out of memory: the document needs more memory than "
+                                 "is available", where), counted=False)
     except Exception as exc:  # a bug of ours: one line for this document, the others are still scored
         return failed(Diagnostic("internal-error", Severity.ERROR, f"unexpected {type(exc).__name__}: {exc} "
                                  "(please report this with the input files)", where), counted=False)
@@ -428,12 +433,39 @@ def score_paths(
         diagnostics=diagnostics,
         workers=workers[0] if workers else 1,
         shard=None if shard is None else {
-            "index": shard[0], "count": shard[1], "documents": len(pairing.pairs), "positions": list(kept),
+            "index": shard[0], "count": shard[1], "documents": len(pairing.pairs),
+            "inputs": _inputs_digest(gt, gt_files, result, result_files), "positions": list(kept),
             "error_positions": error_positions, "unpaired_gt_positions": gt_positions,
             "unpaired_result_positions": result_positions},
     )
     report.details = details
     return report
+
+
+def _inputs_digest(gt: Path, gt_files, result: Path, result_files) -> str:
+    """A SHA-256 of a run's inputs: each file by its path below the ground truth's
+    or the results' root and its size (a container's document: its name and
+    length), so that the shards of one run agree, wherever the corpus lies, and
+    a shard of another run (other results) does not."""
+    import hashlib
+    import os
+
+    digest = hashlib.sha256()
+    for side, root, listed in (("gt", gt, gt_files), ("result", result, result_files)):
+        digest.update(side.encode("ascii") + b"\n")
+        base = str(root) if root.is_dir() else os.path.dirname(str(root))
+        for item in listed:
+            if isinstance(item, containers.MemberRef):
+                size = item.length
+                name = f"{os.path.relpath(str(item.container), base)}#{item.name}"
+            else:
+                try:
+                    size = os.stat(item).st_size
+                except OSError:  # (a document --join made of several files)
+                    size = -1
+                name = os.path.relpath(str(item), base)
+            digest.update(f"{name}\0{size}\n".encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
 
 
 def _in_shard(pairing: Pairing, shard: tuple[int, int] | None) -> range | list[int]:
@@ -487,9 +519,10 @@ def score_document_pair(gt: Document, result: Document, settings: ScoreSettings 
 
                 details.add(0, json.dumps(metric.explain(gt, result, settings, record=scored), separators=(",", ":"),
                                           allow_nan=False))
-    except (InputError, MetricError, GeometryFailed) as exc:
+    except (InputError, MetricError, GridTooLarge, GeometryFailed) as exc:
         diagnostic = (exc.diagnostic if isinstance(exc, InputError) else _metric_error(exc, name)
-                      if isinstance(exc, MetricError) else Diagnostic("geometry-failed", Severity.ERROR, str(exc), name))
+                      if isinstance(exc, (MetricError, GridTooLarge))
+                      else Diagnostic("geometry-failed", Severity.ERROR, str(exc), name))
         problems.append(diagnostic)
         record["error"] = diagnostic.format()
     counted = [record] if record.get("counted") else []

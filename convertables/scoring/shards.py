@@ -13,10 +13,12 @@ a corpus across machines.
 
 from __future__ import annotations
 
+import math
 import zlib
 from typing import Any, Iterable, Mapping
 
 from ..diagnostics import UsageError
+from .report import SHARD_DIGEST as _DIGEST, parts_digest  # noqa: F401 (parts_digest: merge-reports checks it)
 
 
 def shard_of(document: str, count: int) -> int:
@@ -63,6 +65,42 @@ def _check_shard(report: Mapping, shard: Any) -> None:
                              "disagree (an edited or cut report?)")
 
 
+_COUNTS = ("correct", "gt", "detected")
+
+
+def _check_record(record: Any, where: str) -> None:
+    """A record as score writes one: an object naming its document, its numbers
+    finite, its counts whole and consistent (no more correct than there are)."""
+    if not isinstance(record, dict) or not isinstance(record.get("document"), str):
+        raise UsageError(f"{where}: a document's record is not an object naming its document (an edited report?)")
+
+    def count(value) -> bool:
+        return type(value) in (int, float) and value >= 0
+
+    def walk(value, at: str) -> None:
+        if isinstance(value, dict):
+            # counts (or areas); None where there is none; cTDaR's correct: a count at each threshold
+            counts = {k: value[k] for k in _COUNTS if value.get(k) is not None}
+            for key, found in counts.items():
+                if not (count(found) or (isinstance(found, dict) and all(map(count, found.values())))):
+                    raise UsageError(f"{where}: {at}{key} is {found!r}, not a count (an edited report?)")
+            correct = counts.get("correct")
+            correct = correct.values() if isinstance(correct, dict) else [] if correct is None else [correct]
+            for key in ("gt", "detected"):
+                if count(counts.get(key)) and any(c > counts[key] for c in correct):
+                    raise UsageError(f"{where}: {at}correct {max(correct)} is more than there are ({key} "
+                                     f"{counts[key]}; an edited report?)")
+            for key, item in value.items():
+                walk(item, f"{at}{key}.")
+        elif isinstance(value, list):
+            for item in value:
+                walk(item, at)
+        elif isinstance(value, float) and not math.isfinite(value):
+            raise UsageError(f"{where}: {at.rstrip('.')} is {value}, which JSON does not have (an edited report?)")
+
+    walk(record, f"document {record['document']!r}: ")
+
+
 def merge_reports(reports: Iterable[Mapping]):
     """The report of the whole run from the reports of its shards (the JSON
     objects of ``score --shard K/N --format json``), every shard once."""
@@ -78,6 +116,9 @@ def merge_reports(reports: Iterable[Mapping]):
     shards = [_part(r, "shard") for r in reports]
     for report, shard in zip(reports, shards):
         _check_shard(report, shard)
+        if not isinstance(report.get("settings"), dict):
+            raise UsageError(f"shard {shard['index']} of {shard['count']}: its settings are not an object (an "
+                             "edited report?)")
     count = shards[0]["count"]
     for report, shard in zip(reports, shards):
         for key in ("metric", "settings"):
@@ -85,6 +126,16 @@ def merge_reports(reports: Iterable[Mapping]):
                 raise UsageError(f"the reports were not made alike: {key} {report[key]!r} against {first[key]!r}")
         if shard["count"] != count or shard["documents"] != shards[0]["documents"]:
             raise UsageError("the reports are shards of different runs (their shard counts or corpora differ)")
+    for report, shard in zip(reports, shards):
+        where = f"shard {shard['index']} of {shard['count']}"
+        if shard.get("inputs") != shards[0].get("inputs"):
+            raise UsageError(f"{where} is of another run: its inputs (the files scored, by name and size) differ "
+                             f"from shard {shards[0]['index']}'s")
+        if shard.get(_DIGEST) != parts_digest(report):
+            raise UsageError(f"{where}: its records, errors or places do not match its digest (an edited or cut "
+                             "report?)")
+        for record in report["documents"]:
+            _check_record(record, where)
     indices = sorted(s["index"] for s in shards)
     if len(set(indices)) != len(indices):
         raise UsageError(f"shard {next(i for i in indices if indices.count(i) > 1)} of {count} is given twice")
@@ -116,6 +167,10 @@ def merge_reports(reports: Iterable[Mapping]):
     settings = ScoreSettings(first["metric"], **{k: v for k, v in first["settings"].items() if k != "metric"})
     keys = list(first)
     description = {k: first[k] for k in keys[keys.index("metric") + 1:keys.index("settings")]}
-    return ScoreReport(first["metric"], description, dict(first["settings"]), records,
-                       metric.aggregate([r for r in records if r.get("counted")], settings),
+    try:  # (the totals and means computed again, from the records' counts)
+        aggregate = metric.aggregate([r for r in records if r.get("counted")], settings)
+    except (KeyError, TypeError, ValueError, ArithmeticError, AttributeError) as exc:
+        raise UsageError(f"a counted document's record lacks what the {first['metric']} metric totals "
+                         f"({type(exc).__name__}: {exc}; an edited report?)") from None
+    return ScoreReport(first["metric"], description, dict(first["settings"]), records, aggregate,
                        unpaired["gt"], unpaired["result"], error_lines=errors)

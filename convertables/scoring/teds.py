@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from ..model import Cell, Table
 from ..skeleton import CELL_OPENINGS, skeleton
 from .declarations import TEDS_SETTINGS
-from .metric import ScoreSettings
+from .metric import ScoreSettings, TableTooLarge
 from .table_similarity import TableSimilarityMetric
 
 _GROUPS = frozenset({"<thead>", "<tbody>", "<tfoot>", "<tr>"})
@@ -211,9 +211,41 @@ class PreparedTree:
         self.shape = Tree.from_parents(tree.parent)
 
 
+MAX_TREE_NODES = 1_000_000
+"""The most nodes a table's TEDS tree may have (its skeleton's rows and cells,
+a cell for each slot no cell covers): beyond, it is refused before it is made."""
+
+MAX_NODE_PAIRS = 16_000_000
+"""The most pairs of nodes of two trees compared (the edit distance keeps a
+distance for each: 4,000 nodes against 4,000 take about 800 MB)."""
+
+
+def check_tree_size(table: Table) -> None:
+    """:class:`TableTooLarge` where the table's tree would have more than
+    :data:`MAX_TREE_NODES` nodes (counted from its grid before any is made)."""
+    from ..grid import check_grid_size
+    from ..skeleton import own_skeleton_fits
+
+    if own_skeleton_fits(table):  # (the source's own skeleton: as large as the source)
+        return
+    rows, cols = check_grid_size(table, from_zero=True)
+    cells = table.cells()
+    covered = sum((c.end_row - c.start_row + 1) * (c.end_col - c.start_col + 1) for c in cells)
+    nodes = rows + len(cells) + max(0, rows * cols - covered)  # (fewest: overlapping cells cover less)
+    if nodes > MAX_TREE_NODES:
+        raise TableTooLarge(f"TEDS of table {table.id}: its tree would have at least {nodes:,} nodes ({rows:,} rows "
+                            f"x {cols:,} columns, {len(cells):,} cells), more than {MAX_TREE_NODES:,}")
+
+
 def teds_pair(gt: PreparedTree, result: PreparedTree) -> tuple[float, float]:
-    """(TEDS, TEDS-struct) of two tables."""
+    """(TEDS, TEDS-struct) of two tables (:class:`TableTooLarge` beyond
+    :data:`MAX_NODE_PAIRS` pairs of their nodes)."""
     from . import tree_edit
+
+    pairs = len(gt.tree.tags) * len(result.tree.tags)
+    if pairs > MAX_NODE_PAIRS:
+        raise TableTooLarge(f"TEDS of a table of {len(gt.tree.tags):,} nodes against one of "
+                            f"{len(result.tree.tags):,}: {pairs:,} pairs of nodes, more than {MAX_NODE_PAIRS:,}")
 
     elements = max(gt.tree.elements, result.tree.elements)
     if elements == 0:
@@ -271,6 +303,7 @@ class TedsMetric(TableSimilarityMetric):
         }
 
     def prepare(self, table: Table, document, settings: ScoreSettings) -> PreparedTree:
+        check_tree_size(table)
         return PreparedTree(table_tree(table, th_text=settings.th_text == "compare"))
 
     def table_scores(self, gt: PreparedTree, result: PreparedTree, settings: ScoreSettings) -> dict[str, float]:
