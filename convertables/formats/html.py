@@ -24,13 +24,13 @@ import re
 from ..diagnostics import Diagnostics
 from ..export_names import camelot_page
 from ..html_tables import read_document
-from ..model import Document, Table
+from ..model import Document, Reading, Table
 from ..options import ReadOptions, WriteOptions
 from .declarations import DECLARED
 from ..sniffing import xml_root
 
 
-def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Document:
+def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Reading:
     if not data.strip():
         raise diagnostics.fail("html-empty", "the file is empty")
     base_page = options.page or 1
