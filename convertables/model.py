@@ -1,6 +1,7 @@
 """The canonical model: the ICDAR 2013 Table Competition model, as plain data.
 
-Every reader produces a :class:`Document`; every writer consumes one. Nothing in
+Every reader produces a :class:`Document` (or a :class:`Reading`: the document
+and what the grid check needs to know of its source); every writer consumes one. Nothing in
 this module reads or writes files, and it imports nothing outside the standard
 library.
 
