@@ -16,6 +16,7 @@ from . import containers, files, joining, registry
 from .containers import MemberRef, Source
 from .diagnostics import Diagnostic, Diagnostics, InputError, Severity, UsageError
 from .options import ReadOptions, WriteOptions
+from .reading import read_source
 from .registry import Format
 
 @dataclass
@@ -104,15 +105,7 @@ def convert_file(
     diagnostics = Diagnostics(files.display_name(containers.file_of(source)))
     outcome = Outcome(source, output)
     try:
-        if joined is not None:
-            doc = joining.read_joined(joined, from_format, read_options, diagnostics)
-        elif isinstance(source, MemberRef):
-            doc = containers.read_member(source, read_options, diagnostics)
-        else:
-            data = files.read_bytes_of(source)
-            fmt = from_format or files.detect_format(source, data)
-            doc = files.read_document(data, fmt, files.display_name(source), read_options, diagnostics,
-                                      asked=from_format is not None)
+        doc = read_source(source, from_format, read_options, diagnostics, joined=joined)
         if name_below is not None:
             folder, relative = name_below
             output = folder / output_name(relative, to_format, doc.has_cells)

@@ -31,6 +31,8 @@ from .diagnostics import Diagnostic, Diagnostics, InputError, Severity, UsageErr
 from .grid import validate_document
 from .model import Document, Frame
 from .options import ReadOptions
+from .reading import read_source
+from .registry import Format
 
 TOLERANCE_PT = 2.0
 """How far (in points) a box may stick out of its region or page before it is reported."""
@@ -76,12 +78,16 @@ def check_file(path: Path | MemberRef,
 
 
 def _check_file(path: Path, options: CheckOptions, diagnostics: Diagnostics) -> tuple[list[Diagnostic], Document | None]:
-    try:
-        data = files.read_bytes_of(path)
-        fmt = files.detect_format(path, data)
+    formats: list[Format] = []
+
+    def validate(data: bytes, fmt: Format, diagnostics: Diagnostics) -> None:  # against the format's own schema
+        formats.append(fmt)
         if fmt.validate is not None:
             fmt.validate(data, diagnostics, options.model)
-        doc = files.read_document(data, fmt, files.display_name(path), ReadOptions(), diagnostics)
+
+    try:
+        doc = read_source(path, None, ReadOptions(), diagnostics, inspect=validate)
+        fmt = formats[0]
     except InputError as exc:
         diagnostics.items.append(exc.diagnostic)
         return _escalated(diagnostics.items), None
@@ -103,7 +109,7 @@ def _check_member(ref: MemberRef, options: CheckOptions,
                   diagnostics: Diagnostics) -> tuple[list[Diagnostic], Document | None]:
     """One record of a container, read alone: its findings at its line there."""
     try:
-        doc = containers.read_member(ref, ReadOptions(), diagnostics)
+        doc = read_source(ref, None, ReadOptions(), diagnostics)
     except InputError as exc:
         diagnostics.items.append(exc.diagnostic)
         return _escalated(diagnostics.items), None
@@ -327,7 +333,7 @@ def _pairing_rules(results: list[Path], documents: dict[Path, Document], gt: Pat
 
 def _read_or_none(path: Path | MemberRef) -> Document | None:
     try:
-        return containers.read_source(path)
+        return read_source(path)
     except InputError:
         return None
 

@@ -148,14 +148,6 @@ def read_member(ref: MemberRef, options: ReadOptions = ReadOptions(),
             diagnostics.items.extend(_placed(d, ref) for d in own.items)
 
 
-def read_source(source: Source, format: str | None = None, options: ReadOptions = ReadOptions(),
-                diagnostics: Diagnostics | None = None) -> Document:
-    """The document of a file or of a container's member."""
-    if isinstance(source, MemberRef):
-        return read_member(source, options, diagnostics)
-    return files.read(source, format, options, diagnostics)
-
-
 def read_documents(path, format: str | None = None,
                    options: ReadOptions = ReadOptions()) -> Iterator[tuple[str, Document]]:
     """Each document of a file as ``(name, document)``, read as it is asked for:

@@ -11,10 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import TYPE_CHECKING, Iterator, Mapping
-
-if TYPE_CHECKING:
-    from .model import Region
+from typing import Iterator
 
 
 class Severity(str, Enum):
@@ -78,19 +75,12 @@ class UsageError(Exception):
     """The user asked for something that cannot be done (exit code 2)."""
 
 
-@dataclass
+@dataclass(slots=True)  # (slots: nothing rides on it beside its findings; a reader returns what it found)
 class Diagnostics:
     """A collection that readers append to; ``file`` is filled in for them."""
 
     file: str | None = None
     items: list[Diagnostic] = field(default_factory=list)
-    source_lines: Mapping[int, int] | None = None
-    """Set by a reader: the line each cell was read from (``id(cell) -> line``),
-    for the findings of the grid check that runs after every reader."""
-    regions_to_check: list[tuple[int, Region]] | None = None
-    """Set by a reader whose other regions keep the grid invariants by construction
-    (HTML's table model, a sheet's cells): the ``(table id, region)`` pairs the
-    grid check needs to look at. None: every region."""
 
     def add(
         self,

@@ -18,7 +18,7 @@ from typing import Callable, Iterable, Iterator, Sequence, TextIO
 from . import registry
 from .diagnostics import Diagnostic, Diagnostics, InputError, Severity, UsageError
 from .grid import validate_document
-from .model import Document
+from .model import Document, Reading
 from .options import ReadOptions, WriteOptions
 from .registry import Format
 from .sniffing import page_file
@@ -243,9 +243,10 @@ def read_document(
     if asked:
         _refuse_page_file(data, diagnostics.file)
     try:
-        doc = reader(data, diagnostics, options)
-        validate_document(doc, diagnostics, diagnostics.source_lines, regions=diagnostics.regions_to_check)
-        diagnostics.source_lines = diagnostics.regions_to_check = None
+        found = reader(data, diagnostics, options)
+        reading = found if found.__class__ is Reading else Reading(found)  # (a reader may return a Document)
+        doc = reading.document
+        validate_document(doc, diagnostics, reading.source_lines, regions=reading.regions_to_check)
         if asked:
             _mismatch(data, fmt, doc, diagnostics)
         if doc.filename is None and document_name is not None:

@@ -55,7 +55,7 @@ from dataclasses import dataclass, field
 from .diagnostics import Diagnostics
 from .grid import drop_pandas_default_labels, html_non_negative_int
 from .html_tree import parse, tables_and_styles, title_text
-from .model import Cell, Document, Region, Table
+from .model import Cell, Document, Reading, Region, Table, make_cell
 from .text_encoding import split_bom
 
 COLSPAN_MAX = 1000  # the WHATWG caps
@@ -71,13 +71,6 @@ _GENERATOR = re.compile("^generator$", re.I)
 # -- the table model -------------------------------------------------------------------------
 
 _GROWING = 1 << 62  # the end row of a rowspan=0 cell until its row group ends
-
-# Cells are made field by field in TableModel.row, once for every cell of a page: calling
-# Cell() runs its dataclass __init__ in a new interpreter frame entered from C, which
-# making the object and storing its nine fields here avoids. (A field added
-# to Cell and not set here fails tests/test_format_cases.py.)
-_new = object.__new__
-
 
 def _spans(element, bad_spans: list[str]) -> tuple[int, int]:
     """(colspan, rowspan) by the HTML rules, rowspan 0 for a cell that grows to
@@ -188,16 +181,7 @@ class TableModel:
                 else:
                     text = ""
                     markup = None
-            cell = _new(Cell)  # (every field set, as Cell(y, x, y1, x1, text, header=tag == "th") sets them)
-            cell.start_row = y
-            cell.start_col = x
-            cell.end_row = y1
-            cell.end_col = x1
-            cell.content = text
-            cell.id = cell.bbox = None
-            cell.header = tag == "th"
-            cell.instructions = ()
-            cell.markup = markup
+            cell = make_cell(y, x, y1, x1, text, None, tag == "th", markup)
             if k < n and intervals[k][0] <= x1:
                 self.overlaps += 1  # a table model error: two cells on one slot
             cells.append(cell)
@@ -416,7 +400,7 @@ class HtmlPage:
     tables: list[Table] = field(default_factory=list)
     to_check: list[tuple[int, Region]] = field(default_factory=list)
     """The ``(table id, region)`` pairs whose formation counted a fault (two cells
-    on one slot), for ``Diagnostics.regions_to_check``: the table model keeps
+    on one slot), for ``Reading.regions_to_check``: the table model keeps
     every other table's grid invariants."""
     reference_table: int | None = None
     """The position in :attr:`tables` of the table PubTabNet's TEDS reference
@@ -523,11 +507,11 @@ def read_tables(source: str | bytes, diagnostics: Diagnostics, *, page: int = 1,
 
 
 def read_document(source: str | bytes, diagnostics: Diagnostics, *, page: int = 1,
-                  keep_pandas_labels: bool = False) -> Document:
+                  keep_pandas_labels: bool = False) -> Reading:
     """An HTML page as a document (see :func:`read_page`): its tables, the
     generator in ``metadata["generator"]``, the title as ``filename``, the
-    table TEDS scores in ``metadata["teds_table"]``; the grid check is told
-    which regions it must look at."""
+    table TEDS scores in ``metadata["teds_table"]``, with the regions the grid
+    check must look at."""
     found = read_page(source, diagnostics, page=page, keep_pandas_labels=keep_pandas_labels)
     doc = Document(tables=found.tables)
     if found.generator:
@@ -538,10 +522,9 @@ def read_document(source: str | bytes, diagnostics: Diagnostics, *, page: int = 
     # every cell on free slots, from row 0 and column 0 on, with ends at or after
     # its start and no ids; the one error it lets through (a colspan reaching a
     # slot a cell from a row above holds) is counted as it happens.
-    diagnostics.regions_to_check = found.to_check
     if doc.tables:
         doc.metadata["teds_table"] = "none" if found.reference_table is None else str(found.reference_table)
-    return doc
+    return Reading(doc, regions_to_check=found.to_check)
 
 
 _FULL_DOCUMENT = re.compile(r"\s*<(html|!doctype)\b", re.I)

@@ -89,7 +89,7 @@ def read_joined(table_files: list[TableFile], from_format: Format | None = None,
     """One document of per-table files, each read (in ``from_format``, or as its
     content says) with its own diagnostics, kept in ``diagnostics`` naming its
     file; a file that cannot be read stops the document (InputError)."""
-    from . import files
+    from .reading import read_source
 
     diagnostics = diagnostics if diagnostics is not None else Diagnostics()
     kept: dict[tuple[int, int], Path] = {}
@@ -101,11 +101,9 @@ def read_joined(table_files: list[TableFile], from_format: Format | None = None,
     table_files = [f for f in table_files if kept[f[1:3]] == f.path]
 
     def read_one(path: Path) -> Document:
-        data = files.read_bytes_of(path)
-        fmt = from_format or files.detect_format(path, data)
         own = Diagnostics(str(path))
         try:
-            return files.read_document(data, fmt, str(path), options, own, asked=from_format is not None)
+            return read_source(path, from_format, options, own)
         finally:
             diagnostics.items.extend(own.items)
 

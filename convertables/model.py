@@ -1,6 +1,7 @@
 """The canonical model: the ICDAR 2013 Table Competition model, as plain data.
 
-Every reader produces a :class:`Document`; every writer consumes one. Nothing in
+Every reader produces a :class:`Document` (or a :class:`Reading`: the document
+and what the grid check needs to know of its source); every writer consumes one. Nothing in
 this module reads or writes files, and it imports nothing outside the standard
 library.
 
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import NamedTuple
+from typing import Mapping, NamedTuple
 
 
 class Frame(str, Enum):
@@ -117,6 +118,31 @@ class Cell:
         return self.end_col - self.start_col + 1
 
 
+_new = object.__new__
+
+
+def make_cell(start_row: int, start_col: int, end_row: int, end_col: int, content: str | None = None,
+              id: int | None = None, header: bool = False, markup: tuple[str, ...] | None = None,
+              bbox: BBox | None = None) -> Cell:
+    """A :class:`Cell`, as ``Cell(...)`` makes it, for readers that make one for
+    every cell of a large file: calling ``Cell()`` runs the dataclass ``__init__``
+    in a new interpreter frame entered from C, a plain function call does not.
+    Every field is set here (a field added to Cell is added here too; the tests
+    compare the two)."""
+    cell = _new(Cell)
+    cell.start_row = start_row
+    cell.start_col = start_col
+    cell.end_row = end_row
+    cell.end_col = end_col
+    cell.content = content
+    cell.id = id
+    cell.bbox = bbox
+    cell.header = header
+    cell.instructions = ()
+    cell.markup = markup
+    return cell
+
+
 @dataclass(slots=True)
 class Region:
     """A part of a table on one page. ``row_increment``/``col_increment`` place
@@ -198,3 +224,21 @@ class Document:
 
     def regions(self) -> list[Region]:
         return [region for table in self.tables for region in table.regions]
+
+
+@dataclass(slots=True)
+class Reading:
+    """What a reader found in a source: the document, and what the grid check
+    that runs after every reader needs to know of the source.
+
+    A reader returns a :class:`Document`, or a Reading where it has more to say.
+    """
+
+    document: Document
+    source_lines: Mapping[int, int] | None = None
+    """The line each cell was read from (``id(cell) -> line``), for the grid
+    check's findings. None: no lines are known."""
+    regions_to_check: list[tuple[int, Region]] | None = None
+    """Where the reader's other regions keep the grid invariants by construction
+    (HTML's table model, a sheet's cells): the ``(table id, region)`` pairs the
+    grid check needs to look at. None: every region."""

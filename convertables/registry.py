@@ -30,7 +30,7 @@ from .sniffing import SNIFF_BYTES, as_utf8
 
 if TYPE_CHECKING:
     from .diagnostics import Diagnostics
-    from .model import Document
+    from .model import Document, Reading
 
 Sniffer = Callable[[bytes], bool]
 
@@ -95,7 +95,10 @@ class Format:
     sniff: Sniffer
     models: tuple[str, ...]
     """What the format holds: ``region`` (table regions), ``structure`` (cells)."""
-    read: Callable[..., Document] | None = None
+    read: Callable[..., Document | Reading] | None = None
+    """Reads one document's bytes: ``read(data, diagnostics, options)``, a
+    :class:`~convertables.model.Document`, or a :class:`~convertables.model.Reading`
+    where the reader says more of the source (its lines, the regions to check)."""
     write: Callable[..., bytes] | None = None
     options: tuple[Option, ...] = ()
     """The settings its reader (``direction="read"``) and writer take."""

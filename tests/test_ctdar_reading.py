@@ -93,7 +93,7 @@ def test_ids_and_pages_are_taken_where_they_are_numbers(written, read_as):
     assert [c.id for c in fast.tables[0].cells()] == [read_as, read_as]
     hybrid = (f'<document><table id="{written}"><region id="{written}" page="{written}">'
               '<Coords points="0,0 9,0 9,9 0,9"/></region></table></document>').encode()
-    table = ctdar.read(hybrid, Diagnostics("h.xml")).tables[0]
+    table = ctdar.read(hybrid, Diagnostics("h.xml")).document.tables[0]
     assert (table.id, table.regions[0].id, table.regions[0].page) == (
         (0, 0, 1) if read_as is None else (read_as, read_as, read_as))
 

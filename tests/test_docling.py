@@ -176,7 +176,7 @@ def test_the_command_line_converts_the_paper_to_icdar_without_from(tmp_path):
     out = tmp_path / "paper-str.xml"
     result = runner.invoke(app, ["convert", str(path), "--to", "icdar", "-o", str(out)])
     assert result.exit_code == 0, result.output
-    back = icdar.read(out.read_bytes(), Diagnostics())
+    back = icdar.read(out.read_bytes(), Diagnostics()).document
     assert back.filename == "2206.01062.pdf"
     assert [t.page for t in back.tables] == [4, 6, 7, 7, 8]
     # ICDAR 2013 has no header flags and leaves blank cells out
@@ -275,7 +275,7 @@ def test_docling_to_model_to_docling_to_model_is_the_same(sample):
 
 
 def test_icdar_ground_truth_to_docling_keeps_cells_spans_texts_headers_and_boxes():
-    source = icdar.read((ROOT / "samples" / "icdar" / "sample-str.xml").read_bytes(), Diagnostics())
+    source = icdar.read((ROOT / "samples" / "icdar" / "sample-str.xml").read_bytes(), Diagnostics()).document
     cells = source.tables[0].regions[0].cells
     for cell in cells[:2] + cells[4:5]:  # the top row and "Austria": headers, as in PubTabNet ground truth
         cell.header = True
@@ -379,7 +379,7 @@ def test_what_the_writer_cannot_hold_is_said():
 def test_written_files_are_valid_for_docling_itself_where_it_is_installed():
     """docling-core is not a dependency: this runs only where it happens to be installed."""
     docling_core = pytest.importorskip("docling_core.types.doc")
-    source = icdar.read((ROOT / "samples" / "icdar" / "sample-str.xml").read_bytes(), Diagnostics())
+    source = icdar.read((ROOT / "samples" / "icdar" / "sample-str.xml").read_bytes(), Diagnostics()).document
     model = docling_core.DoclingDocument.model_validate(json.loads(docling.write(source, Diagnostics())))
     assert model.tables[0].data.num_rows == 4
 

@@ -134,7 +134,7 @@ def test_the_command_converts_checks_and_scores_doctags(tmp_path):
     out = tmp_path / "paper-str.xml"
     converted = runner.invoke(app, ["convert", str(paper), "--to", "icdar", "-o", str(out)])
     assert converted.exit_code == 0, converted.output
-    back = icdar.read(out.read_bytes(), Diagnostics())
+    back = icdar.read(out.read_bytes(), Diagnostics()).document
     assert [t.page for t in back.tables] == [1, 1, 4, 7, 7, 7, 13]
     assert runner.invoke(app, ["check", str(paper)]).exit_code == 0
     # docling's DocTags scored against its own JSON of the paper: the same tables

@@ -7,6 +7,7 @@ from lxml import etree
 
 from convertables import read, registry
 from convertables.diagnostics import Diagnostics
+from convertables.files import read_document
 from convertables.geometry import PageFrame, convert_box
 from convertables.model import BBox, Cell, Document, Frame, Region, Table
 from convertables.options import WriteOptions
@@ -184,7 +185,7 @@ def test_a_formats_declared_frame_is_the_one_its_reader_gives_and_its_writer_exp
     the format module itself must not drift apart."""
     fmt = registry.FORMATS[name]
     native = Frame(fmt.native_frame)
-    doc = fmt.reader()(_NATIVE_EXAMPLES[name](), Diagnostics(f"example.{name}"))
+    doc = read_document(_NATIVE_EXAMPLES[name](), fmt, f"example.{name}")
     frames = {box.frame for table in doc.tables for region in table.regions
               for box in [region.bbox, *(c.bbox for c in region.cells)] if box is not None}
     assert frames == {native}

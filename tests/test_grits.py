@@ -47,7 +47,7 @@ def grid_table(texts: list[list[str]], boxes: bool = False) -> Table:
 
 
 def read_html(text: str) -> Table:
-    return html_format.read(text.encode("utf-8"), Diagnostics("test.html")).tables[0]
+    return html_format.read(text.encode("utf-8"), Diagnostics("test.html")).document.tables[0]
 
 
 def matched(scores: dict, kind: str) -> tuple[float, float, float]:
@@ -392,9 +392,9 @@ def test_the_html_report_detail_aligns_cells_as_grits_con_aligns_rows_and_column
     from convertables.scoring.grits import aligned_cells
 
     gt = read(b"<table><tr><td>a</td><td>b</td></tr><tr><td>c</td><td>d</td></tr>"
-              b"<tr><td colspan=2>e</td></tr></table>", Diagnostics("g")).tables[0]
+              b"<tr><td colspan=2>e</td></tr></table>", Diagnostics("g")).document.tables[0]
     result = read(b"<table><tr><td>a</td><td>b</td></tr><tr><td>e</td><td>x</td></tr></table>",
-                  Diagnostics("r")).tables[0]
+                  Diagnostics("r")).document.tables[0]
     # Rows 0 and 2 of the ground truth align with the result's rows 0 and 1; c and d's row with none.
     # The spanning e falls on the result's e and x (e first); x's text shares nothing with e's.
     (gt_outcome, gt_partners), (result_outcome, result_partners) = aligned_cells(gt, result)

@@ -370,7 +370,7 @@ def test_mutated_plain_documents_read_alike_both_ways(edits):
             patch.setattr(icdar._Reader, "plain_cells", plain_cells)
             diagnostics = Diagnostics("t.xml")
             try:
-                doc = icdar.read(bytes(data), diagnostics)
+                doc = icdar.read(bytes(data), diagnostics).document
             except InputError as exc:
                 outcomes.append(("error", exc.diagnostic.format()))
                 continue

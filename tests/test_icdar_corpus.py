@@ -20,7 +20,7 @@ def _gt_files(pattern: str = "*.xml"):
 
 def _read(path, **options):
     diagnostics = Diagnostics(str(path))
-    doc = icdar.read(path.read_bytes(), diagnostics, ReadOptions(**options))
+    doc = icdar.read(path.read_bytes(), diagnostics, ReadOptions(**options)).document
     return doc, diagnostics
 
 

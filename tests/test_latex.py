@@ -113,7 +113,7 @@ def test_omnidocbench_latex_annotations_read_with_the_spans_of_their_html_twins(
     same = 0
     for block in blocks:
         (table,) = find_tables(block["latex"])
-        twin = html(block["html"].encode("utf-8"), Diagnostics()).tables[0].cells()
+        twin = html(block["html"].encode("utf-8"), Diagnostics()).document.tables[0].cells()
         spans = sorted((c.start_row, c.start_col, c.end_row, c.end_col) for c in table.cells)
         same += spans == sorted((c.start_row, c.start_col, c.end_row, c.end_col) for c in twin)
     # the one that differs: its HTML twin has a 12th row the LaTeX lacks (an annotation slip)

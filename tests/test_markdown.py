@@ -130,8 +130,8 @@ def test_omnidocbench_predicted_tables_read_with_the_grids_of_their_normalised_h
     entries = json.loads(path.read_text(encoding="utf-8"))
     assert len(entries) == 10
     for entry in entries:
-        (ours,) = MARKDOWN.reader()(("Page text.\n\n" + entry["pred"]).encode("utf-8"), Diagnostics()).tables
-        (theirs,) = html(entry["norm_pred"].encode("utf-8"), Diagnostics()).tables
+        (ours,) = MARKDOWN.reader()(("Page text.\n\n" + entry["pred"]).encode("utf-8"), Diagnostics()).document.tables
+        (theirs,) = html(entry["norm_pred"].encode("utf-8"), Diagnostics()).document.tables
         assert sorted((c.start_row, c.start_col, c.end_row, c.end_col) for c in ours.cells()) == \
             sorted((c.start_row, c.start_col, c.end_row, c.end_col) for c in theirs.cells())
 

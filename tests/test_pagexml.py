@@ -79,7 +79,7 @@ def test_what_is_written_reads_back_as_it_was():
     doc = read(corpus_path(*SAMPLE))
     data = pagexml.write(doc, Diagnostics())
     assert b'xmlns="http://schema.primaresearch.org/PAGE/gts/pagecontent/2013-07-15"' in data
-    back = pagexml.read(data, Diagnostics())
+    back = pagexml.read(data, Diagnostics()).document
     assert back.tables == doc.tables and back.pages == doc.pages and back.filename == doc.filename
 
 
@@ -89,7 +89,7 @@ def test_spans_headers_and_unknown_text_are_written_as_page_holds_them():
              Cell(1, 1, 1, 1, None, bbox=box), Cell(2, 1, 2, 1, "no box")]
     doc = Document("scan.png", [Table(0, [Region(0, 1, None, cells=cells)])], [Page(1, 640, 480, Frame.IMAGE)])
     diagnostics = Diagnostics()
-    back = pagexml.read(pagexml.write(doc, diagnostics), Diagnostics())
+    back = pagexml.read(pagexml.write(doc, diagnostics), Diagnostics()).document
     assert "missing-bbox" in diagnostics.codes()
     # PAGE's TableCell has no header flag; a cell of unknown text reads back blank beside cells with text
     assert _cells(back.tables[0]) == [(0, 0, 0, 1, "Head", False), (1, 0, 2, 0, "a\nb", False),
@@ -110,7 +110,7 @@ def test_a_layout_only_file_has_unknown_text_and_is_written_without_text_equiv()
     doc = read(ROOT / "tests" / "cases" / "pagexml" / "layout-only-unknown-text" / "input.xml")
     data = pagexml.write(doc, Diagnostics())
     assert b"TextEquiv" not in data
-    assert [c.content for c in pagexml.read(data, Diagnostics()).tables[0].cells()] == [None, None, None]
+    assert [c.content for c in pagexml.read(data, Diagnostics()).document.tables[0].cells()] == [None, None, None]
 
 
 def test_the_command_converts_checks_and_scores_page_xml(tmp_path):
@@ -120,7 +120,7 @@ def test_the_command_converts_checks_and_scores_page_xml(tmp_path):
     out = tmp_path / "example-str.xml"
     converted = runner.invoke(app, ["convert", str(sample), "--to", "icdar", "-o", str(out)])
     assert converted.exit_code == 0, converted.output
-    gt = icdar.read(out.read_bytes(), Diagnostics())
+    gt = icdar.read(out.read_bytes(), Diagnostics()).document
     assert sorted((c.start_row, c.start_col, c.content) for c in gt.tables[0].cells()) == sorted(
         (r, c, text) for r, row in enumerate(SAMPLE_ROWS) for c, text in enumerate(row) if text)
     checked = runner.invoke(app, ["check", str(sample)])
@@ -159,7 +159,7 @@ def test_any_cells_read_back_as_written(raw):
              for r, c, h, w, text, x, y in raw]
     doc = Document("scan.png", [Table(0, [Region(0, 1, BBox(0, 0, 6000, 6000, Frame.IMAGE), cells=cells)])],
                    [Page(1, 6000, 6000, Frame.IMAGE)])
-    back = pagexml.read(pagexml.write(doc, Diagnostics()), Diagnostics())
+    back = pagexml.read(pagexml.write(doc, Diagnostics()), Diagnostics()).document
     # a blank text reads back empty (PAGE has no line for it); any other exactly, line breaks included
     got = [(c.start_row, c.start_col, c.end_row, c.end_col, c.content, c.bbox[:4]) for c in back.tables[0].cells()]
     assert got == [(c.start_row, c.start_col, c.end_row, c.end_col, c.content if c.content.strip() else "",

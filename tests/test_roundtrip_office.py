@@ -56,14 +56,14 @@ def _cells(doc: Document) -> list:
 @given(documents())
 def test_html_round_trip(doc):
     data = html.write(doc, Diagnostics())
-    assert _cells(html.read(data, Diagnostics("t.html"))) == _cells(doc)
+    assert _cells(html.read(data, Diagnostics("t.html")).document) == _cells(doc)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents())
 def test_xlsx_round_trip(doc):
     data = xlsx.write(doc, Diagnostics())
-    assert _cells(xlsx.read(data, Diagnostics("t.xlsx"))) == _cells(doc)
+    assert _cells(xlsx.read(data, Diagnostics("t.xlsx")).document) == _cells(doc)
 
 
 @st.composite
@@ -93,7 +93,7 @@ def ctdar_documents(draw) -> Document:
 def test_ctdar_round_trip(doc):
     from convertables.formats import ctdar
 
-    back = ctdar.read(ctdar.write(doc, Diagnostics()), Diagnostics("t.xml"))
+    back = ctdar.read(ctdar.write(doc, Diagnostics()), Diagnostics("t.xml")).document
     assert [[(c.start_row, c.start_col, c.end_row, c.end_col, c.bbox) for c in t.cells()] for t in back.tables] == \
         [[(c.start_row, c.start_col, c.end_row, c.end_col, c.bbox) for c in t.cells()] for t in doc.tables]
     assert [t.regions[0].bbox for t in back.tables] == [t.regions[0].bbox for t in doc.tables]
@@ -121,7 +121,7 @@ def test_the_excel_writer_leaves_out_what_a_sheet_cannot_hold_and_says_so():
     doc = _one_table(Cell(0, 0, 1, 0, "tall"), Cell(1, 0, 1, 0, "under the tall one"), Cell(-1, 1, -1, 1, "before"),
                      Cell(0, 1, 0, 1, "a\x01b\x0c"))
     diagnostics = Diagnostics()
-    back = xlsx.read(xlsx.write(doc, diagnostics), Diagnostics())
+    back = xlsx.read(xlsx.write(doc, diagnostics), Diagnostics()).document
     assert _cells(back) == [(1, [(0, 0, 1, 0, "tall", False), (0, 1, 0, 1, "ab", False)])]
     assert sorted(diagnostics.codes()) == ["xlsx-cell-left-out", "xlsx-cell-left-out", "xml-invalid-char"]
 
@@ -151,5 +151,5 @@ def test_the_ctdar_writer_drops_what_xml_cannot_carry_from_the_file_name():
 
     doc = Document("page\x01.jpg", [Table(0, [Region(0, 1, bbox=BBox(0, 0, 9, 9, Frame.IMAGE))])])
     diagnostics = Diagnostics()
-    assert ctdar.read(ctdar.write(doc, diagnostics), Diagnostics()).filename == "page.jpg"
+    assert ctdar.read(ctdar.write(doc, diagnostics), Diagnostics()).document.filename == "page.jpg"
     assert diagnostics.codes() == ["xml-invalid-char"]

@@ -56,7 +56,7 @@ def test_the_command_converts_checks_and_scores_scitsr(tmp_path):
     out = tmp_path / "table-str.xml"
     converted = runner.invoke(app, ["convert", str(CASE), "--to", "icdar", "-o", str(out)])
     assert converted.exit_code == 0, converted.output
-    gt = icdar.read(out.read_bytes(), Diagnostics())
+    gt = icdar.read(out.read_bytes(), Diagnostics()).document
     assert sorted((c.start_row, c.start_col, c.end_row, c.end_col, c.content) for c in gt.tables[0].cells()) == [
         (0, 0, 1, 0, "Method"), (0, 1, 0, 2, "Training set"), (1, 1, 1, 1, "P"), (1, 2, 1, 2, "R"),
         (2, 0, 2, 0, "Ours~\\cite{x}"), (2, 1, 2, 1, "$95.1$"), (3, 0, 3, 2, "only tex")]

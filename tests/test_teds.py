@@ -186,7 +186,7 @@ def test_the_mapping_by_hand():
 # -- TEDS by hand -------------------------------------------------------------------------------
 
 def _table(html: str) -> Table:
-    return read_html(html.encode(), Diagnostics("t.html")).tables[0]
+    return read_html(html.encode(), Diagnostics("t.html")).document.tables[0]
 
 
 def _teds(gt: str, result: str, **kwargs) -> tuple[float, float]:

@@ -36,7 +36,7 @@ def test_the_command_converts_checks_and_scores_wtw(tmp_path):
     out = tmp_path / "wild_0001-ctdar.xml"
     converted = runner.invoke(app, ["convert", str(CASE), "--to", "ctdar", "-o", str(out)])
     assert converted.exit_code == 0, converted.output
-    written = ctdar.read(out.read_bytes(), Diagnostics())
+    written = ctdar.read(out.read_bytes(), Diagnostics()).document
     assert [sorted((c.start_row, c.start_col, c.end_row, c.end_col) for c in t.cells()) for t in written.tables] == [
         [(0, 0, 0, 0), (0, 1, 0, 1), (1, 0, 1, 1)], [(0, 0, 0, 1), (1, 0, 2, 0), (1, 1, 1, 1), (2, 1, 2, 1)]]
     icdar_out = tmp_path / "wild_0001-str.xml"

@@ -180,7 +180,8 @@ def test_formatted_runs_are_left_to_openpyxl():
     workbook.active["A1"] = CellRichText(["plain ", TextBlock(InlineFont(b=True), "bold"), " tail"])
     data = _saved(workbook)
     assert xlsx_workbook._read_sheets_quickly(data) is None
-    assert xlsx.read(data, Diagnostics("t.xlsx")).tables[0].regions[0].cells[0].content == "plain bold tail"
+    doc = xlsx.read(data, Diagnostics("t.xlsx")).document
+    assert doc.tables[0].regions[0].cells[0].content == "plain bold tail"
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -338,7 +339,7 @@ def test_merged_ranges_over_five_million_cells_are_refused_before_openpyxl_loads
 
 def test_merged_ranges_of_five_million_cells_are_read():
     # C4:C4 heads a range of 25 x 200,000 cells; the cells under it are covered
-    doc = xlsx.read(_with_merges(["C4:AA200003"], unusual=False), Diagnostics("merged.xlsx"))
+    doc = xlsx.read(_with_merges(["C4:AA200003"], unusual=False), Diagnostics("merged.xlsx")).document
     assert sorted((c.start_row, c.start_col, c.end_row, c.end_col, c.content) for c in doc.tables[0].cells()) == [
         (0, 0, 0, 0, "p1 a"), (0, 1, 0, 1, "p1 b"), (1, 0, 200000, 24, "p1 c")]
 

@@ -63,7 +63,7 @@ from lxml import etree
 
 from ..diagnostics import Diagnostics
 from ..grid import NUMBER_LIMIT
-from ..model import BBox, Cell, Document, Frame, Page, Region, Table
+from ..model import BBox, Cell, Document, Frame, Page, Reading, Region, Table
 from ..options import ReadOptions
 from .declarations import DECLARED
 from ..sniffing import xml_root
@@ -260,7 +260,7 @@ class _Reader:
         return Table(table_id, [Region(0, page, bbox=block_box, cells=[cell for cell, _ in placed])])
 
 
-def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Document:
+def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Reading:
     root = parse_xml(data, diagnostics)
     if local_name(root.tag) != "document":
         raise diagnostics.fail("abbyy-root", f"root element is <{local_name(root.tag)}>, not <document>",
@@ -283,8 +283,7 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
                 doc.tables.append(reader.table(block, len(doc.tables), number))
     if not doc.tables:
         diagnostics.info("abbyy-no-table", f"no table block on {len(doc.pages)} page(s)")
-    diagnostics.source_lines = reader.lines
-    return doc
+    return Reading(doc, source_lines=reader.lines)
 
 
 # -- the format ------------------------------------------------------------------------------

@@ -40,7 +40,7 @@ from lxml import etree
 from ..diagnostics import Diagnostics
 from ..geometry import coordinate_text, envelope, foreign_frame_note, outline_points, parse_points, polygon_envelope
 from ..grid import LazySourceLines, ParsedInts, non_negative_int
-from ..model import BBox, Cell, Document, Frame, Page, Region, Table
+from ..model import BBox, Cell, Document, Frame, Page, Reading, Region, Table
 from ..options import ReadOptions, WriteOptions
 from .declarations import DECLARED
 from ..sniffing import has_coords, xml_root
@@ -319,7 +319,7 @@ class _Reader:
             table.regions[0].bbox = self.outline(el)
         return table
 
-    def document(self, root) -> Document:
+    def document(self, root) -> Reading:
         if local_name(root.tag) != "document":
             raise self.diagnostics.fail(
                 "ctdar-root", f"root element is <{local_name(root.tag)}>, not <document>", line=root.sourceline
@@ -332,11 +332,10 @@ class _Reader:
             self.diagnostics.info(
                 "ctdar-filler", f"{self.fillers} filler cell(s) with all-zero coordinates {kept}"
             )
-        self.diagnostics.source_lines = self.lines
-        return doc
+        return Reading(doc, source_lines=self.lines)
 
 
-def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Document:
+def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Reading:
     root = parse_xml(data, diagnostics)
     return _Reader(diagnostics, options).document(root)
 

@@ -61,7 +61,7 @@ from collections import Counter
 from ..diagnostics import Diagnostics
 from ..export_names import camelot_page
 from ..grid import MAX_GRID_SLOTS, NUMBER_LIMIT, drop_pandas_default_labels, overlapping_cells
-from ..model import Cell, Document, Region, Table
+from ..model import Cell, Document, Reading, Region, Table, make_cell
 from ..options import ReadOptions, WriteOptions
 from .declarations import DECLARED
 from ..text_encoding import split_bom
@@ -78,10 +78,6 @@ DELIMITERS = {"comma": ",", "tab": "\t", "semicolon": ";", "pipe": "|"}
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
 _TOKEN = re.compile(r'"|\r\n|\r|\n|[,;\t|]')
-# Cells are made field by field: a third faster than calling Cell(), whose dataclass
-# __init__ runs in a frame of its own (as html_tables.py makes them).
-_new = object.__new__
-
 
 # -- reading ---------------------------------------------------------------------------------
 
@@ -208,15 +204,7 @@ def _table(table_id: int, rows: list[tuple[int, list[str]]], page: int, keep_lab
         for x, text in enumerate(fields):
             if "\r" in text:
                 text = text.replace("\r\n", "\n").replace("\r", "\n")
-            cell = _new(Cell)  # (every field set, as Cell(y, x, y, x, text) sets them; see html_tables.py)
-            cell.start_row = cell.end_row = y
-            cell.start_col = cell.end_col = x
-            cell.content = text
-            cell.id = cell.bbox = None
-            cell.header = False
-            cell.instructions = ()
-            cell.markup = None
-            append(cell)
+            append(make_cell(y, x, y, x, text))
     first_line = rows[0][0]
     lengths = {len(fields) for _, fields in rows}
     if len(lengths) > 1:
@@ -231,7 +219,7 @@ def _table(table_id: int, rows: list[tuple[int, list[str]]], page: int, keep_lab
     return Table(table_id, [Region(0, page, cells=cells)])
 
 
-def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Document:
+def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Reading:
     text = _decode(data, diagnostics, options.encoding)
     if not text.strip("\r\n"):  # (a line of spaces is a record: a blank cell)
         raise diagnostics.fail("csv-empty", "the file is empty")
@@ -257,8 +245,7 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
     if rows:
         doc.tables.append(_table(len(doc.tables), rows, page, keep_labels, diagnostics))
     # Every cell is 1x1, on its own slot, from row and column 0: the grid check has nothing to find.
-    diagnostics.regions_to_check = []
-    return doc
+    return Reading(doc, regions_to_check=[])
 
 
 # -- writing ---------------------------------------------------------------------------------

@@ -25,20 +25,13 @@ from ..diagnostics import Diagnostics
 from ..grid import MAX_GRID_SLOTS
 from ..export_names import camelot_page
 from ..html_tables import read_document
-from ..model import Document, Table
+from ..model import Document, Reading, Table
 from ..options import ReadOptions, WriteOptions
 from .declarations import DECLARED
 from ..sniffing import xml_root
 
 
-MARKUP_PER_CHARACTER = 8
-"""The most markup tokens (TEDS's, :func:`cell_markup`) the cells of a page may
-hold in all, per character of the page: a cell's markup holds every table
-nested in it, so tables nested in one another repeat their inner tables' markup
-once a level, which would grow with the square of the page's size."""
-
-
-def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Document:
+def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Reading:
     if not data.strip():
         raise diagnostics.fail("html-empty", "the file is empty")
     base_page = options.page or 1

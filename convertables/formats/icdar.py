@@ -63,7 +63,7 @@ from lxml import etree
 from ..diagnostics import Diagnostics
 from ..geometry import coordinate_text, envelope, foreign_frame_note, ordered
 from ..grid import NUMBER_LIMIT, LazySourceLines, ParsedInts
-from ..model import BBox, Cell, Document, Frame, Instruction, Region, Table
+from ..model import BBox, Cell, Document, Frame, Instruction, Reading, Region, Table, make_cell
 from ..options import ReadOptions, WriteOptions
 from .declarations import DECLARED
 from ..sniffing import has_coords, xml_root
@@ -158,7 +158,6 @@ def _plain_cells_pattern(keys: tuple[str, ...]) -> re.Pattern | None:
 # while its cells are made: a larger region is read element by element, in the
 # memory its cells take.
 _PLAIN_CELLS_MAX = 50_000
-_new = object.__new__
 _PLAIN_CELLS_PATTERNS: dict[tuple[str, ...], re.Pattern | None] = {}
 
 _XML_SPACE = " \t\r\n"
@@ -313,7 +312,7 @@ class _Reader:
 
     # -- the document ----------------------------------------------------------------
 
-    def document(self, root) -> Document:
+    def document(self, root) -> Reading:
         if local_name(root.tag) != "document":
             raise self.diagnostics.fail(
                 "icdar-root",
@@ -336,8 +335,7 @@ class _Reader:
             )
             doc = self._document(root)
         self._spaced_numbers(root)
-        self.diagnostics.source_lines = self.lines
-        return doc
+        return Reading(doc, source_lines=self.lines)
 
     def _spaced_numbers(self, root) -> None:
         """Spaces around a page, index or increment (``start-col=" 1"``): Python's int()
@@ -494,24 +492,9 @@ class _Reader:
         append = cells.append
         for start_row, start_col, end_row, end_col, cell_id, header, content in zip(
                 start_rows, start_cols, end_rows, end_cols, ids, headers, columns[-1]):
-            # Made field by field, as the HTML reader makes its cells: calling Cell()
-            # runs its dataclass __init__ in a new interpreter frame. (A field added to
-            # Cell and not set here fails the comparisons with cells read element by
-            # element in tests/test_icdar.py.)
-            cell = _new(Cell)
-            cell.start_row = start_row
-            cell.start_col = start_col
-            cell.end_row = end_row
-            cell.end_col = end_col
             if "&" in content:
                 content = _ESCAPED.sub(_unescape_match, content)
-            cell.content = content or None
-            cell.id = cell_id
-            cell.bbox = None
-            cell.header = header
-            cell.instructions = ()
-            cell.markup = None
-            append(cell)
+            append(make_cell(start_row, start_col, end_row, end_col, content or None, cell_id, header))
         return cells
 
     def _cell_attribute_by_attribute(self, el) -> Cell | None:
@@ -630,17 +613,18 @@ def _without_default_namespace(data: bytes, root, diagnostics: Diagnostics) -> N
                             line=line)
 
 
-def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Document:
+def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Reading:
     root = parse_xml(data, diagnostics)
     _without_default_namespace(data, root, diagnostics)
-    doc = _Reader(diagnostics, options).document(root)
+    reading = _Reader(diagnostics, options).document(root)
+    doc = reading.document
     if options.box_frame == "image":  # (a tool wrote pixels, origin top-left, where the format wants points)
         for table in doc.tables:
             for region in table.regions:
                 for holder in (region, *region.cells):
                     if holder.bbox is not None:
                         holder.bbox = holder.bbox._replace(frame=Frame.IMAGE)
-    return doc
+    return reading
 
 
 # -- writing ---------------------------------------------------------------------------

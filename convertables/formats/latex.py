@@ -29,7 +29,7 @@ import re
 
 from ..diagnostics import Diagnostics
 from ..latex_tables import tables_from_latex
-from ..model import Document, Table
+from ..model import Document, Reading, Table
 from ..options import ReadOptions, WriteOptions
 from ..text_encoding import split_bom
 from .declarations import DECLARED
@@ -48,7 +48,7 @@ def decode(data: bytes) -> str:
     return text
 
 
-def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Document:
+def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Reading:
     text = decode(data)
     doc = Document()
     doc.tables = tables_from_latex(text, diagnostics, options.page or 1)
@@ -56,8 +56,7 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
         diagnostics.info("latex-no-tables", "no tabular environment in the file")
     # Cells are placed row by row from column 0, spans shortened where they would cover text:
     # the grid check has nothing to find.
-    diagnostics.regions_to_check = []
-    return doc
+    return Reading(doc, regions_to_check=[])
 
 
 # -- writing ---------------------------------------------------------------------------------

@@ -54,7 +54,7 @@ import re
 from ..diagnostics import Diagnostics
 from ..html_tables import read_tables
 from ..latex_tables import find_tables
-from ..model import Cell, Document, Region, Table
+from ..model import Cell, Document, Reading, Region, Table
 from ..options import ReadOptions, WriteOptions
 from ..text_encoding import split_bom
 from .declarations import DECLARED
@@ -378,7 +378,7 @@ def decode(data: bytes) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Document:
+def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Reading:
     text = decode(data)
     first_page = options.page or 1
     page = _Page(text)
@@ -429,8 +429,7 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
             doc.tables.append(_pipe_table(first_id, rows, table_page, line, diagnostics))
     # Pipe and LaTeX tables are placed row by row from column 0 with no overlap; HTML tables
     # are checked where the HTML table model counted a fault.
-    diagnostics.regions_to_check = to_check
-    return doc
+    return Reading(doc, regions_to_check=to_check)
 
 
 # -- writing -----------------------------------------------------------------------------------

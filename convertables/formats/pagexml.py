@@ -37,7 +37,7 @@ from lxml import etree
 from ..diagnostics import Diagnostics
 from ..geometry import coordinate_text, envelope, foreign_frame_note, outline_points, parse_points, polygon_envelope
 from ..grid import NUMBER_LIMIT, non_negative_int
-from ..model import BBox, Cell, Document, Frame, Page, Region, Table
+from ..model import BBox, Cell, Document, Frame, Page, Reading, Region, Table
 from ..options import ReadOptions, WriteOptions
 from .declarations import DECLARED
 from ..sniffing import xml_root
@@ -165,7 +165,7 @@ class _Reader:
                 region.cells.append(cell)
         return Table(index, [region])
 
-    def document(self, root) -> Document:
+    def document(self, root) -> Reading:
         if local_name(root.tag) != "PcGts":
             raise self.diagnostics.fail("pagexml-root", f"root element is <{local_name(root.tag)}>, not <PcGts>",
                                         line=root.sourceline)
@@ -197,11 +197,10 @@ class _Reader:
             for table in doc.tables:
                 for cell in table.cells():
                     cell.content = None
-        self.diagnostics.source_lines = self.lines
-        return doc
+        return Reading(doc, source_lines=self.lines)
 
 
-def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Document:
+def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Reading:
     return _Reader(diagnostics).document(parse_xml(data, diagnostics))
 
 

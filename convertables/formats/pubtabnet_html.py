@@ -26,7 +26,7 @@ from ..containers import json_object_members, name_from_filename
 from ..diagnostics import Diagnostics
 from ..html_tables import read_document
 from ..jsonsafe import parse_json
-from ..model import Document
+from ..model import Document, Reading
 from ..options import ReadOptions
 from .declarations import DECLARED
 
@@ -46,7 +46,7 @@ def _entry(data: bytes, diagnostics: Diagnostics) -> tuple[str, object]:
     return next(iter(value.items()))
 
 
-def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Document:
+def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Reading:
     filename, value = _entry(data, diagnostics)
     if value.__class__ is dict and value.get("html").__class__ is str:
         value = value["html"]
@@ -54,15 +54,15 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
         raise diagnostics.fail("pubtabnet-html-invalid", f"{filename!r}: the value is neither an HTML string nor "
                                                          "an object with an html string")
     if not value.strip():
-        return Document(filename=filename)
+        return Reading(Document(filename=filename))
     own = Diagnostics(diagnostics.file)
     try:
-        doc = read_document(value, own, page=options.page or 1, keep_pandas_labels=bool(options.keep_pandas_labels))
+        reading = read_document(value, own, page=options.page or 1,
+                                keep_pandas_labels=bool(options.keep_pandas_labels))
     finally:  # (lines of the HTML text are not the file's: the entry's line stands for them)
         diagnostics.items.extend(replace(d, line=None, column=None) for d in own.items)
-    diagnostics.regions_to_check = own.regions_to_check
-    doc.filename = filename
-    return doc
+    reading.document.filename = filename
+    return reading
 
 
 def entry_name(key: bytes) -> str | None:

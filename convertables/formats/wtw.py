@@ -26,7 +26,7 @@ import math
 from ..diagnostics import Diagnostics
 from ..geometry import envelope, polygon_envelope
 from ..grid import NUMBER_LIMIT, non_negative_int
-from ..model import BBox, Cell, Document, Frame, Page, Region, Table
+from ..model import BBox, Cell, Document, Frame, Page, Reading, Region, Table
 from ..options import ReadOptions
 from .declarations import DECLARED
 from ..sniffing import xml_root
@@ -72,7 +72,7 @@ def _box(fields: dict[str, str], problems: list[str]) -> BBox | None:
     return None
 
 
-def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Document:
+def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Reading:
     root = parse_xml(data, diagnostics)
     if local_name(root.tag) != "annotation":
         raise diagnostics.fail("wtw-root", f"root element is <{local_name(root.tag)}>, not <annotation>",
@@ -128,8 +128,7 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
         cells = tables[table_id]
         boxes = [c.bbox for c in cells if c.bbox is not None]
         doc.tables.append(Table(table_id, [Region(0, 1, envelope(boxes) if boxes else None, cells=cells)]))
-    diagnostics.source_lines = lines
-    return doc
+    return Reading(doc, source_lines=lines)
 
 
 # -- the format ------------------------------------------------------------------------------

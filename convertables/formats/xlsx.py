@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING
 from ..diagnostics import Diagnostics, InputError
 from ..export_names import camelot_page
 from ..grid import drop_pandas_default_labels, overlapping_cells
-from ..model import Cell, Document, Region, Table
+from ..model import Cell, Document, Reading, Region, Table, make_cell
 from ..options import ReadOptions, WriteOptions
 from .declarations import DECLARED
 from ..xmlsafe import ENTITY_MARKS, parse_xml, xml_text
@@ -49,9 +49,7 @@ from .xlsx_workbook import (FORMULA_WITHOUT_VALUE, MAX_MERGED_CELLS, _column_num
 if TYPE_CHECKING:
     import zipfile
 
-_new = object.__new__
-
-MAX_UNCOMPRESSED = 32 << 20  # a cell read is ~25x its XML in memory (openpyxl: ~40x): about 850 MB here
+MAX_UNCOMPRESSED = 32 << 20  # a cell read is ~25x its XML in memory (openpyxl: ~40x)
 MAX_RATIO = 100
 RATIO_FLOOR = 16 << 20
 _MERGE_REF = re.compile(rb'<(?:\w+:)?mergeCell\b[^>]*\bref="([A-Z]+[0-9]+(?::[A-Z]+[0-9]+)?)"')
@@ -162,7 +160,7 @@ def _check_for_openpyxl(data: bytes, diagnostics: Diagnostics) -> None:
 
 # -- reading ---------------------------------------------------------------------------------
 
-def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Document:
+def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Reading:
     _check_zip(data, diagnostics)
     try:
         sheets = _read_sheets_quickly(data)
@@ -217,8 +215,7 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
     # are); a cell inside a merged range is left out unless it heads the range. So
     # only two merged ranges that cross can make cells share a slot: the spanning
     # cells are checked among themselves, not every cell of the sheet.
-    diagnostics.regions_to_check = with_spans
-    return doc
+    return Reading(doc, regions_to_check=with_spans)
 
 
 _NO_STYLE = (None, False)  # (an empty cell's style is never looked at)
@@ -246,17 +243,7 @@ def _tables(entries: list, split: bool) -> list[list[Cell]]:
         cells = []
         append = cells.append
         for r, c, er, ec, text, bold in group:
-            cell = _new(Cell)  # every field set, as Cell(...) sets them, without its dataclass __init__
-            cell.start_row = r - top
-            cell.start_col = c - left
-            cell.end_row = er - top
-            cell.end_col = ec - left
-            cell.content = text
-            cell.id = cell.bbox = None
-            cell.header = bold
-            cell.instructions = ()
-            cell.markup = None
-            append(cell)
+            append(make_cell(r - top, c - left, er - top, ec - left, text, None, bold))
         tables.append(cells)
     return tables
 

@@ -15,12 +15,13 @@ from itertools import islice
 from pathlib import Path
 from typing import Callable, Iterator, NamedTuple, Sequence
 
-from .. import containers, files, registry
+from .. import containers, registry
 from ..diagnostics import Diagnostic, Diagnostics, InputError, Severity, UsageError
 from ..geometry import GeometryFailed
 from ..grid import GridTooLarge
 from ..model import Document
 from ..options import ReadOptions
+from ..reading import read_source
 from .metric import Metric, MetricError, Scored, ScoreSettings, get_metric
 from .pairing import DocumentPair, Pairing, Pairs, as_path, collect, document_key, pair
 from .executors import DaskCluster, LocalProcesses, executor_for
@@ -33,14 +34,8 @@ from .report import ScoreReport
 
 def _read(path: containers.Source, format: str | None, metric: Metric, joined: list | None = None,
           diagnostics: Diagnostics | None = None) -> Document:
-    if joined is not None:  # one-file-per-table exports, one document
-        from ..joining import read_joined
-
-        return read_joined(joined, registry.get(format) if format else None, metric.read_options or ReadOptions(),
-                           diagnostics)
-    if isinstance(path, containers.MemberRef):  # one document of a container, read alone
-        return containers.read_member(path, metric.read_options or ReadOptions(), diagnostics)
-    return files.read(path, format, metric.read_options or ReadOptions(), diagnostics)
+    return read_source(path, registry.get(format) if format else None, metric.read_options or ReadOptions(),
+                       diagnostics, joined=joined)
 
 
 class _CandidateFiles:
@@ -70,6 +65,8 @@ class _CandidateFiles:
                 self.results[path] = _read(path, self.result_format, self.metric, self.joined.get(path), read_findings)
                 self.findings += read_findings.items
             except InputError as exc:
+                if exc.diagnostic.code == "internal-error":  # a bug of ours, not the result's fault: not scored
+                    raise
                 self.results[path] = None
                 self.errors[path] = exc.diagnostic
         return self.results[path]

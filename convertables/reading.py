@@ -1,0 +1,69 @@
+"""The one way from a source to its document, for ``convert``, ``check`` and ``score``.
+
+A source is a file (``-``: standard input), one document of a container (a
+:class:`~convertables.containers.MemberRef`), or the per-table files of one
+document (``--join``). :func:`read_source` reads its bytes, takes the format
+named or finds it from the content, reads, and has the grid check run
+(:func:`convertables.files.read_document`). What cannot be read is an
+:class:`InputError` naming the file; an unexpected exception, a bug of ours, is
+one too (``internal-error``), said here for every command.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from . import containers, files
+from .containers import MemberRef, Source
+from .diagnostics import Diagnostic, Diagnostics, InputError, Severity, UsageError
+from .model import Document
+from .options import ReadOptions
+from .registry import Format
+
+Inspect = Callable[[bytes, Format, Diagnostics], None]
+"""Called with a file's bytes and its format before it is read (``check``: the
+format's own schema)."""
+
+
+def read_source(
+    source: Source,
+    format: Format | None = None,
+    options: ReadOptions = ReadOptions(),
+    diagnostics: Diagnostics | None = None,
+    *,
+    joined: list | None = None,
+    inspect: Inspect | None = None,
+) -> Document:
+    """The document of ``source``, read in ``format`` (None: as its content
+    says; a format named and a content plainly of another is said), with
+    ``options``; findings go to ``diagnostics``. ``joined``: the per-table files
+    of the document ``source`` names, read as one
+    (:func:`convertables.joining.read_joined`). InputError where it cannot be
+    read; UsageError where its format cannot be read at all."""
+    try:
+        if joined is not None:
+            from .joining import read_joined
+
+            return read_joined(joined, format, options, diagnostics)
+        if isinstance(source, MemberRef):
+            return containers.read_member(source, options, diagnostics)
+        data = files.read_bytes_of(source)
+        fmt = format or files.detect_format(source, data)
+        name = files.display_name(source)
+        if inspect is not None:
+            inspect(data, fmt, diagnostics if diagnostics is not None else Diagnostics(name))
+        return files.read_document(data, fmt, name, options, diagnostics, asked=format is not None)
+    except (InputError, UsageError):
+        raise
+    except MemoryError:
+        raise InputError(Diagnostic("too-large", Severity.ERROR, "out of memory: the input needs more memory than is "
+                                    "available", files.display_name(containers.file_of(source)))) from None
+    except Exception as exc:  # a bug of ours: one line for this source, the others are still read
+        raise InputError(_internal_error(source, exc)) from exc
+
+
+def _internal_error(source: Source, exc: Exception) -> Diagnostic:
+    line = source.line if isinstance(source, MemberRef) else None
+    return Diagnostic("internal-error", Severity.ERROR, f"unexpected {type(exc).__name__}: {exc}",
+                      files.display_name(containers.file_of(source)), line,
+                      hint="please report this with the input file")
