@@ -1,0 +1,71 @@
+"""Real LaTeX tables read into the grid LaTeXML makes of them, spans included.
+
+tests/data/latexml_real.json (written by tests/make_latexml_real_fixture.py)
+holds, for each real table, where it comes from and LaTeXML's grid: its shape,
+its spanning cells and a digest of its cells' texts. The tables themselves are
+read here from where they are: OmniDocBench's annotations in the shared corpus,
+the vendored ones under tests/data/latex_real/, and the others from a local
+cache of the GitHub sources (``CONVERTABLES_LATEX_SOURCES``, laid out as
+``owner+name/path``; the generator's ``--fetch`` fills it)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from convertables.latex_tables import find_tables
+from tests.make_latexml_real_fixture import FIXTURE, OMNIDOCBENCH, VENDORED, omnidocbench_tables, outer_tables, \
+    shape_of
+
+RECORDED = json.loads(FIXTURE.read_text(encoding="utf-8"))["tables"]
+SOURCES = os.environ.get("CONVERTABLES_LATEX_SOURCES")
+
+
+def _ours(latex: str) -> dict:
+    (table,) = find_tables(latex)
+    return shape_of([[c.start_row, c.start_col, c.end_row, c.end_col, c.content] for c in table.cells])
+
+
+def _name(record: dict) -> str:
+    where = record.get("key") or f"{record['repo']}/{record['path']}"
+    return f"{record['source']}:{where}#{record['index']}"
+
+
+CORPUS_TABLES = [r for r in RECORDED if r["source"] == "corpus"]
+VENDORED_TABLES = [r for r in RECORDED if r.get("vendored")]
+CACHED_TABLES = [r for r in RECORDED if r["source"] == "github" and not r.get("vendored")]
+
+
+def test_the_fixture_covers_real_tables_with_spans_and_both_origins():
+    assert len(RECORDED) >= 15
+    assert {r["source"] for r in RECORDED} == {"corpus", "github"}
+    assert sum(bool(r["latexml"]["spans"]) for r in RECORDED) >= 8
+    assert all(len(r["latexml"]["digest"]) == 64 for r in RECORDED)
+    for record in RECORDED:
+        if record["source"] == "github":
+            assert len(record["commit"]) == 40 and record["repo"].count("/") == 1
+
+
+@pytest.mark.parametrize("record", CORPUS_TABLES, ids=_name)
+def test_omnidocbench_annotations_read_as_latexml_reads_them(record, corpus):
+    key, latex = omnidocbench_tables(corpus(*OMNIDOCBENCH))[record["index"]]
+    assert key == record["key"]
+    assert _ours(latex) == record["latexml"]
+
+
+@pytest.mark.parametrize("record", VENDORED_TABLES, ids=_name)
+def test_vendored_paper_tables_read_as_latexml_reads_them(record):
+    assert _ours((VENDORED / record["vendored"]).read_text(encoding="utf-8")) == record["latexml"]
+
+
+@pytest.mark.skipif(not SOURCES, reason="CONVERTABLES_LATEX_SOURCES (a cache of the GitHub paper sources) is not set")
+@pytest.mark.parametrize("record", CACHED_TABLES, ids=_name)
+def test_cached_paper_tables_read_as_latexml_reads_them(record):
+    source = Path(SOURCES) / record["repo"].replace("/", "+") / record["path"]
+    if not source.exists():
+        pytest.skip(f"{source} is not in the cache (tests/make_latexml_real_fixture.py --fetch fetches it)")
+    tables = outer_tables(source.read_text(encoding="utf-8"))
+    assert _ours(tables[record["index"]]) == record["latexml"]
