@@ -171,6 +171,8 @@ def main() -> None:
     if CORPUS.joinpath(*OMNIDOCBENCH).exists():
         for index, (key, latex) in enumerate(omnidocbench_tables(CORPUS.joinpath(*OMNIDOCBENCH))):
             jobs.append(({"source": "corpus", "path": "/".join(OMNIDOCBENCH), "key": key, "index": index}, latex))
+    else:  # the corpus is not here: keep what was recorded of it
+        jobs.extend((record, None) for record in old["tables"] if record["source"] == "corpus")
     for entry in GITHUB:
         text = cached_source(cache, entry, args.fetch)
         tables = outer_tables(text) if text is not None else []

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 import pytest
 
 from convertables.latex_tables import find_tables
-from tests.make_latexml_real_fixture import FIXTURE, OMNIDOCBENCH, VENDORED, omnidocbench_tables, outer_tables, \
-    shape_of, without_empty_columns
+from tests.make_latexml_real_fixture import FIXTURE, OMNIDOCBENCH, VENDORED, latexml_grid, omnidocbench_tables, \
+    outer_tables, shape_of, without_empty_columns
 
 RECORDED = json.loads(FIXTURE.read_text(encoding="utf-8"))["tables"]
 SOURCES = os.environ.get("CONVERTABLES_LATEX_SOURCES")
@@ -88,3 +89,10 @@ def test_cached_paper_tables_read_as_latexml_reads_them(record):
         pytest.skip(f"{source} is not in the cache (tests/make_latexml_real_fixture.py --fetch fetches it)")
     tables = outer_tables(source.read_text(encoding="utf-8"))
     _assert_read_as_latexml_reads(tables[record["index"]], record)
+
+
+@pytest.mark.skipif(shutil.which("latexmlc") is None, reason="LaTeXML (latexmlc) is not installed")
+@pytest.mark.parametrize("record", VENDORED_TABLES, ids=_name)
+def test_latexml_itself_makes_the_recorded_grids_of_the_vendored_tables(record, tmp_path):
+    assert shape_of(latexml_grid((VENDORED / record["vendored"]).read_text(encoding="utf-8"), tmp_path)) == \
+        record["latexml"]
