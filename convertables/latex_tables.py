@@ -436,7 +436,8 @@ _SYMBOLS = {
     "\\textcopyright": "\u00a9", "\\textregistered": "\u00ae", "\\texttrademark": "\u2122",
     "\\checkmark": "\u2713", "\\cmark": "\u2713", "\\xmark": "\u2717", "\\textdegree": "\u00b0",
     "\\degree": "\u00b0", "\\textendash": "\u2013", "\\textemdash": "\u2014", "\\textbullet": "\u2022",
-    "\\textasciitilde": "~", "\\textasciicircum": "^", "\\textless": "<", "\\textgreater": ">",
+    "\\textasciitilde": "~", "\\textasciicircum": "^", "\\textquotesingle": "'", "\\textasciigrave": "`",
+    "\\textless": "<", "\\textgreater": ">",
     "\\textbar": "|", "\\textperiodcentered": "\u00b7", "\\textpm": "\u00b1", "\\texttimes": "\u00d7",
     "\\textmu": "\u00b5", "\\ss": "\u00df", "\\ae": "\u00e6", "\\AE": "\u00c6", "\\o": "\u00f8",
     "\\O": "\u00d8", "\\aa": "\u00e5", "\\AA": "\u00c5", "\\oe": "\u0153", "\\OE": "\u0152", "\\l": "\u0142",
@@ -503,10 +504,25 @@ def _convert(text: str, out: list[str], depth: int) -> None:
                 out.append("\u201c")
             elif value == "''":
                 out.append("\u201d")
+            elif value == "'":  # (an apostrophe as LaTeX sets it, as its quotes are)
+                out.append("\u2019")
+            elif value == "`":
+                out.append("\u2018")
             else:
                 out.append(value)
             continue
         # a control sequence
+        if value == "\\verb" or value == "\\verb*":  # its text as written, up to the delimiter again
+            close = text.find(text[i], i + 1) if i < n else -1
+            if close > i and "\n" not in text[i:close]:
+                out.append(text[i + 1:close])
+                i = close + 1
+                continue
+        if value == "\\textcircled":  # the character with a combining circle, as LaTeXML writes it
+            argument, i = _braced(text, i)
+            _convert(argument, out, depth + 1)
+            out.append("\u20dd")
+            continue
         symbol = _SYMBOLS.get(value)
         if symbol is not None:
             out.append(symbol)

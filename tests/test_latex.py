@@ -252,3 +252,21 @@ def test_blank_lines_between_rows_are_rows_but_not_after_the_last():
 def test_a_split_corner_cell_gives_both_texts():
     (table,) = find_tables("\\begin{tabular}{ll}\\diagbox[width=3em]{Model}{Data} & x \\\\ a & b \\end{tabular}")
     assert [c.content for c in table.cells] == ["Model Data", "x", "a", "b"]
+
+
+def test_verb_textcircled_and_single_quotes_read_as_latex_sets_them():
+    """\\verb gives its text as written (accents and commands in it are not
+    read), \\textcircled a combining circle as LaTeXML writes it, and a single
+    quote or backquote the typographic one, as ``''`` and ` `` ` already do."""
+    (table,) = find_tables("\\begin{tabular}{ll}\n\\verb|{\\\"a}| & {\\\"a} \\\\\n\\verb*+\\citep+ & "
+                           "step^\\textcircled{2} \\\\\nit's `x' & ``y'' \\\\\n\\end{tabular}")
+    assert [c.content for c in table.cells] == ["{\\\"a}", "\u00e4", "\\citep", "step^2\u20dd",
+                                                "it\u2019s \u2018x\u2019", "\u201cy\u201d"]
+
+
+def test_the_writer_keeps_single_quotes_as_written():
+    doc = _doc(Cell(0, 0, 0, 0, "don't `q'"), Cell(0, 1, 0, 1, "x'' y"))
+    written = LATEX.writer()(doc, Diagnostics())
+    assert b"don\\textquotesingle{}t" in written
+    back, _ = _read(written.decode("utf-8"))
+    assert [c.content for c in back.tables[0].cells()] == ["don't `q'", "x'' y"]

@@ -77,7 +77,8 @@ _WRITTEN_AS_IS = re.compile(r"[^\\&%$#_{}~^\-`'\[*]*\Z")
 
 def _plain(text: str) -> str:
     """Text escaped so that the reader reads it back as it is: LaTeX's special
-    characters, dashes and quotes (which would read as ligatures: ``-{}-``), and
+    characters, dashes (which would read as ligatures: ``-{}-``), quote characters
+    (``\\textquotesingle{}``, which would read as typographic quotes), and
     a ``[`` or ``*`` first in a cell (which would read as an argument of the
     ``\\\\`` before it)."""
     if _WRITTEN_AS_IS.match(text):
@@ -87,8 +88,10 @@ def _plain(text: str) -> str:
     for k, ch in enumerate(text):
         if k == 0 and ch in "[*":
             out.append("{" + ch + "}")
-        elif ch in "-`'" and k < last and text[k + 1] == ch:
+        elif ch == "-" and k < last and text[k + 1] == ch:
             out.append(ch + "{}")
+        elif ch in "`'":  # (a quote character would read as a typographic quote)
+            out.append("\\textquotesingle{}" if ch == "'" else "\\textasciigrave{}")
         else:
             out.append(ch.translate(_ESCAPES))
     return "".join(out)
