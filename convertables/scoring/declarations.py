@@ -66,11 +66,18 @@ BODY_TABLE_ONLY = Option("body_table_only", "--body-table-only", bool, "teds: of
                          "the table PubTabNet's reference scores: the first directly inside <body> of a page that "
                          "starts with <html> or <!doctype> (a bare <table> string then scores 0).", False,
                          direction="score")
-TEDS_SETTINGS = (IGNORE_PAGE, TH_TEXT, BODY_TABLE_ONLY)
+PAIRING = Option("pairing", "--pairing", str, "teds, grits: how a page's tables are paired: greedy (each "
+                 "ground-truth table in order takes the remaining result table of highest first score) or "
+                 "hungarian (the one-to-one pairing of greatest summed first score, scipy's linear_sum_assignment's "
+                 "optimum).", "greedy", direction="score", choices=("greedy", "hungarian"))
+AGGREGATE = Option("aggregate", "--aggregate", str, "teds, grits: what total's scores are: the mean over "
+                   "tables (table) or over pages of each page's mean over its tables (page).", "table",
+                   direction="score", choices=("table", "page"))
+TEDS_SETTINGS = (IGNORE_PAGE, TH_TEXT, BODY_TABLE_ONLY, PAIRING, AGGREGATE)
 TRUE_IOU = Option("true_iou", "--true-iou", bool, "grits: GriTS_Top and GriTS_Loc with the intersection of two "
                   "boxes over their union, not over the rectangle enclosing both as the reference divides it.",
                   False, direction="score")
-GRITS_SETTINGS = (IGNORE_PAGE, TRUE_IOU)
+GRITS_SETTINGS = (IGNORE_PAGE, TRUE_IOU, PAIRING, AGGREGATE)
 
 _SCORING = "convertables.scoring."
 DECLARED = (

@@ -19,7 +19,7 @@ from ..model import Cell, Document, Table
 from .declarations import GRITS_SETTINGS
 from .metric import ScoreSettings
 from .report import Summary
-from .table_similarity import TableSimilarityMetric
+from .table_similarity import TableSimilarityMetric, pairing_described
 
 
 def cell_text(cell: Cell) -> str:
@@ -77,10 +77,8 @@ class GritsMetric(TableSimilarityMetric):
                                  "over the union (--true-iou)" if settings.true_iou else
                                  "over the rectangle enclosing both boxes, as the reference computes it"),
             "aggregation": "per table pair, GriTS = 2 x the similarity of the aligned grid positions / (the two "
-                           "tables' positions); acc_con: 1 where GriTS_Con is 1; tables paired by GriTS_Con on "
-                           "the same page, unpaired tables 0; total: mean over tables (the papers'); "
-                           "document_mean: mean over documents of their tables' mean; grits_loc where a table "
-                           "has cell boxes",
+                           "tables' positions); acc_con: 1 where GriTS_Con is 1; "
+                           + pairing_described(settings, "GriTS_Con") + "; grits_loc where a table has cell boxes",
         }
 
     def score(self, gt: Document, result: Document | None, settings: ScoreSettings,

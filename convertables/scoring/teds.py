@@ -35,7 +35,7 @@ from ..model import Cell, Table
 from ..skeleton import CELL_OPENINGS, skeleton
 from .declarations import TEDS_SETTINGS
 from .metric import ScoreSettings
-from .table_similarity import TableSimilarityMetric
+from .table_similarity import TableSimilarityMetric, pairing_described
 
 _GROUPS = frozenset({"<thead>", "<tbody>", "<tfoot>", "<tr>"})
 _GROUP_ENDS = frozenset({"</thead>", "</tbody>", "</tfoot>", "</tr>"})
@@ -265,9 +265,8 @@ class TedsMetric(TableSimilarityMetric):
             "normalisation": "none: the cells' tokens as the source gives them (characters and inline tags); "
                              + ("the text of <th> cells compared as <td>'s" if settings.th_text == "compare" else
                                 "the text of <th> cells ignored, as PubTabNet's reference does"),
-            "aggregation": "per table pair, 1 - tree edit distance / the larger table's element count; tables "
-                           "paired by TEDS on the same page, unpaired tables 0; total: mean over tables (the "
-                           "papers'); document_mean: mean over documents of their tables' mean",
+            "aggregation": "per table pair, 1 - tree edit distance / the larger table's element count; "
+                           + pairing_described(settings, "TEDS"),
         }
 
     def prepare(self, table: Table, document, settings: ScoreSettings) -> PreparedTree:
