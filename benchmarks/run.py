@@ -232,12 +232,54 @@ def office_growth(tmp: Path, args) -> list[Command] | str:
     return commands
 
 
+def _page_tables(count: int) -> tuple[str, str, str]:
+    """The same ``count`` tables (a header row and 20 rows of 8 cells, no spans), each
+    after a line of text, as an HTML page, a Markdown page of pipe tables and a
+    LaTeX file of booktabs tabulars."""
+    html, markdown, latex = ["<!DOCTYPE html><html><body>"], [], []
+    for k in range(count):
+        head = [f"h{c}" for c in range(8)]
+        body = [[f"{(r * 37 + c * 11) % 997}.{c}" for c in range(8)] for r in range(20)]
+        html.append(f"<p>Table {k}: results.</p><table><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr>" +
+                    "".join("<tr>" + "".join(f"<td>{x}</td>" for x in row) + "</tr>" for row in body) + "</table>")
+        markdown.append(f"Table {k}: results.\n\n| " + " | ".join(head) + " |\n|" + "---|" * 8 + "\n" +
+                        "".join("| " + " | ".join(row) + " |\n" for row in body))
+        latex.append(f"% Table {k}: results.\n\\begin{{tabular}}{{{'l' * 8}}}\n\\toprule\n" + " & ".join(head) +
+                     " \\\\\n\\midrule\n" + "".join(" & ".join(row) + " \\\\\n" for row in body) +
+                     "\\bottomrule\n\\end{tabular}\n")
+    html.append("</body></html>")
+    return "".join(html), "\n".join(markdown), "\n".join(latex)
+
+
+def pages(tmp: Path, args) -> list[Command]:
+    html, markdown, latex = _page_tables(1000)
+    (tmp / "tables.html").write_text(html)
+    (tmp / "tables.md").write_text(markdown)
+    (tmp / "tables.tex").write_text(latex)
+    read = ("import convertables, sys\n"
+            "doc = convertables.read(sys.argv[1])\n"
+            "assert len(doc.tables) == 1000 and sum(len(t.cells()) for t in doc.tables) == 168000")
+    return [
+        Command("bare lxml.html parse of the tables as HTML", [
+            PY, "-c", f"import lxml.html; lxml.html.fromstring(open({str(tmp / 'tables.html')!r}, 'rb').read())"],
+            baseline=True),
+        Command("read the Markdown page (pipe tables)", [PY, "-c", read, str(tmp / "tables.md")]),
+        Command("read the LaTeX file (tabulars)", [PY, "-c", read, str(tmp / "tables.tex")]),
+        Command("read the HTML page (for comparison)", [PY, "-c", read, str(tmp / "tables.html")]),
+        Command("markdown -> json", _convertables("convert", str(tmp / "tables.md"), "--to", "json", "-o",
+                                                  str(tmp / "md.json"), "--force", "-q")),
+        Command("latex -> json", _convertables("convert", str(tmp / "tables.tex"), "--to", "json", "-o",
+                                               str(tmp / "tex.json"), "--force", "-q")),
+    ]
+
+
 CASES = [
     Case("icdar-gt", "the 142 ICDAR 2013 GT files converted icdar -> json -> icdar", icdar_gt_roundtrip),
     Case("ctdar-20", "cTDaR Track B, 20 synthetic pages (10x10 cells, jitter, dropped cells)", ctdar_synthetic(20)),
     Case("ctdar-200", "cTDaR Track B, 200 synthetic pages", ctdar_synthetic(200)),
     Case("pubmed", "the 863 PubMed GT files scored against themselves (--variant pubmed)", pubmed_self),
     Case("office", "HTML and Excel inputs with 10, 100, 1000 tables", office_growth),
+    Case("pages", "1000 tables (168 cells each) in one Markdown page and one LaTeX file, and as HTML", pages),
 ]
 
 

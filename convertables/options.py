@@ -70,8 +70,8 @@ class Option:
 
 # -- settings several formats share --------------------------------------------------------
 
-PAGE = Option("page", "--page", int, "The page of the tables of a format without pages (HTML, CSV; Excel: of the "
-              "first sheet whose name says none).", minimum=1)
+PAGE = Option("page", "--page", int, "The page of the tables of a format without pages (HTML, CSV, LaTeX; Markdown: "
+              "its first page; Excel: of the first sheet whose name says none).", minimum=1)
 PANDAS_LABELS = Option("keep_pandas_labels", "--keep-index", bool,
                        "Keep pandas' default integer header row and index column (HTML, Excel, CSV input).", False)
 

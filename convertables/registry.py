@@ -47,6 +47,7 @@ class Member(NamedTuple):
 FORMAT_MODULES = (
     "abbyy",  # before icdar: both roots are <document>; abbyy's sniffer asks for the FineReader namespace
     "icdar",
+    "markdown",  # before html: a page of text whose first tag is a <table> is Markdown (its sniffer wants no "<" first)
     "html",
     "xlsx",
     "ctdar",
@@ -54,6 +55,7 @@ FORMAT_MODULES = (
     "pod",
     "pubtables1m",
     "canonical_json",
+    "latex",  # its sniffer wants a backslash first: no other format's file starts so
     "delimited",  # csv: no sniffer claims its files; recognised by suffix
     "docai",
     "textract",

@@ -59,3 +59,17 @@ def test_the_scale_benchmark_generates_a_corpus_scores_it_and_deletes_it(tmp_pat
         assert 0.5 < float(total) < 1  # (a fifth of the results are the ground truth's; the others differ)
     assert "structure: 150 -> 300 documents: peak x" in run.stdout
     assert not list(tmp_path.iterdir())  # (the corpora are deleted)
+
+
+def test_the_pages_benchmark_reads_the_same_tables_from_each_dialect(tmp_path):
+    from convertables import read
+
+    html, markdown, latex = _module()._page_tables(3)
+    grids = []
+    for name, text in (("t.html", html), ("t.md", markdown), ("t.tex", latex)):
+        (tmp_path / name).write_text(text)
+        doc = read(tmp_path / name)
+        grids.append([sorted((c.start_row, c.start_col, c.end_row, c.end_col, c.content) for c in t.cells())
+                      for t in doc.tables])
+    assert grids[0] == grids[1] == grids[2]
+    assert len(grids[0]) == 3 and len(grids[0][0]) == 168

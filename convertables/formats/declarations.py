@@ -120,6 +120,11 @@ DECLARED: dict[str, Format] = {
                         ("region", "structure"), writes=True, native_frame="pdf", extracted_by="docling"),
     "pubtabnet": _declare("pubtabnet", "pubtabnet", "PubTabNet and FinTabNet JSONL, one table a line (TEDS ground "
                           "truth)", (".jsonl",), ("structure",), writes=True, native_frame="image", container=True),
+    "markdown": _declare("markdown", "markdown", "Markdown pages: pipe, HTML and LaTeX tables (MinerU, Marker, "
+                         "docling, olmOCR, VLMs)", (".md", ".markdown", ".mmd"), ("structure",), writes=True,
+                         options=(PAGE,)),
+    "latex": _declare("latex", "latex", "LaTeX tabular environments (arXiv, OmniDocBench, vision-language models)",
+                      (".tex", ".latex"), ("structure",), writes=True, options=(PAGE,)),
     "pubtabnet_html": _declare("pubtabnet_html", "pubtabnet-html", "PubTabNet's TEDS JSON: {file name: HTML} (the "
                                "official batch_evaluate's input)", (".json",), ("structure",), container=True),
     "pagexml": _declare("pagexml", "pagexml", "PAGE XML tables (Transkribus, archival table datasets)", (".xml",),
