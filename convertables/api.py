@@ -149,8 +149,9 @@ def check(
 def score(
     gt: PathLike | Document,
     result: PathLike | Document,
-    metric: str = "structure",
+    metric: str | None = None,
     *,
+    profile: str | None = None,
     jobs: int = 1,
     join: bool = False,
     shard: tuple[int, int] | str | None = None,
@@ -165,7 +166,10 @@ def score(
 ):
     """Score results against ground truth: two files, two folders (paired by
     name), or two :class:`Document` values, with ``metric`` and its settings
-    (``variant="pubmed"``, ``compat=True``, ``pdf_dir=...``; see docs/scoring.md).
+    (``variant="pubmed"``, ``compat=True``, ``pdf_dir=...``; see docs/scoring.md;
+    ``structure`` where none is given), or with ``profile``, a benchmark's
+    recipe (its metric and settings, those given overriding them; see
+    docs/benchmarks.md).
     With ``join``, one-file-per-table results make one document each. With
     ``shard=(K, N)`` (or ``"K/N"``), only the documents of shard K of N are scored;
     :func:`convertables.scoring.shards.merge_reports` puts the N reports together.
@@ -191,7 +195,11 @@ def score(
     from .scoring.explain import Details
     from .scoring.runner import score_document_pair
 
-    chosen = ScoreSettings(metric, **settings)
+    if profile is not None:
+        from .scoring.profiles import apply_profile
+
+        metric, settings = apply_profile(profile, metric, settings)
+    chosen = ScoreSettings(metric or "structure", **settings)
     where = executor_for(executor, scheduler)  # (checked first: a missing extra, a scheduler without dask)
     documents = isinstance(gt, Document) or isinstance(result, Document)
     if documents and not (isinstance(gt, Document) and isinstance(result, Document)):

@@ -556,7 +556,8 @@ def _score_command(
     gt: Annotated[Path, typer.Option("--gt", help="Ground-truth file or folder.", show_default=False)],
     result: Annotated[Path, typer.Option("--result", help="Result file or folder (any readable format).",
                                          show_default=False)],
-    metric: Annotated[str, typer.Option("--metric", help="The metric (see docs/scoring.md).")] = "structure",
+    metric: Annotated[Optional[str], typer.Option("--metric", help="The metric (see docs/scoring.md).")] = None,
+    profile: Annotated[Optional[str], typer.Option("--profile", help="A benchmark's recipe.")] = None,
     report: Annotated[str, typer.Option("--format", metavar="|".join(reporter_names("score")), help="Report: text (a table on stdout), json, csv (a row a document), github (workflow annotations for the documents' errors and warnings, then the table), or html (the page --html writes).")] = "text",
     per_document: Annotated[Optional[Path], typer.Option("--per-document", help="Also write per-document figures as CSV.")] = None,
     records: Annotated[Optional[Path], typer.Option("--records", help="Also write each document's record as a JSON line, as it is scored (JSON Lines).")] = None,
@@ -599,6 +600,8 @@ def _score_command(
 
         convertables score --gt gt-html/ --result model-html/ --metric grits
 
+        convertables score --gt ground-truth/markdown --result prediction/mineru/markdown --profile opendataloader
+
         convertables score --gt /data/gt --result /data/res --executor dask --scheduler tcp://10.0.0.5:8786
     """
     from .api import score as score_files
@@ -633,7 +636,7 @@ def _score_command(
 
         explain = html is not None or report == "html"
         with progress:
-            scored = score_files(gt, result, metric, jobs=jobs, join=join, shard=shard, on_document=on_document,
+            scored = score_files(gt, result, metric, profile=profile, jobs=jobs, join=join, shard=shard, on_document=on_document,
                                  explain=explain, executor=executor, scheduler=scheduler, spill=True, **given)
     except UsageError as exc:
         if lines is not None:
@@ -725,11 +728,19 @@ def _score_function():
     fixed = [p.replace(kind=p.KEYWORD_ONLY) for p in inspect.signature(_score_command).parameters.values()
              if p.kind is not p.VAR_KEYWORD]
     names = "|".join(declared_metrics)
-    fixed[2] = fixed[2].replace(annotation=Annotated[str, typer.Option(
-        "--metric", metavar=names, help="The metric (see docs/scoring.md).")])
+    fixed[2] = fixed[2].replace(annotation=Annotated[Optional[str], typer.Option(
+        "--metric", metavar=names, show_default=False,
+        help="The metric (see docs/scoring.md) [default: structure, or the profile's].")])
+    from .scoring.profiles import PROFILES
+
+    fixed[3] = fixed[3].replace(annotation=Annotated[Optional[str], typer.Option(
+        "--profile", metavar="|".join(PROFILES), show_default=False,
+        help="A benchmark's recipe: its metric and settings, so that its own figures come out (see "
+             "docs/benchmarks.md); options given beside it override its settings.")])
     variants = "; ".join(f"{m.name}: {' or '.join(m.variants)}" for m in declared_metrics.values())
+    readable = "|".join(f.name for f in registry.FORMATS.values() if f.reads)
     values = {"variant": "|".join(dict.fromkeys(v for m in declared_metrics.values() for v in m.variants)),
-              "result_format": "|".join(f.name for f in registry.FORMATS.values() if f.reads)}
+              "result_format": readable, "gt_format": readable}
     declared = []
     for name, (option, names) in takers.items():
         panel = f"Settings of {', '.join(names)}" if names else None
@@ -738,8 +749,9 @@ def _score_function():
 
             option = replace(option, help=f"The metric's variant, the first its default ({variants}).")
         declared.append(_parameter_of(option, panel, metavar=values.get(name)))
-    parameters = [*fixed[:3], *[p for p in declared if p.name in ("variant", "result_format")], *fixed[3:],
-                  *[p for p in declared if p.name not in ("variant", "result_format")]]
+    first = ("variant", "result_format", "gt_format")
+    parameters = [*fixed[:4], *[p for p in declared if p.name in first], *fixed[4:],
+                  *[p for p in declared if p.name not in first]]
 
     def score(**values) -> None:
         _score_command(**values)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Mapping
 
-from ..diagnostics import Diagnostic, Severity
+from ..diagnostics import Diagnostic, Severity, UsageError
 from ..model import Cell, Document, Table
 from .declarations import GRITS_SETTINGS
 from .metric import ScoreSettings
@@ -68,6 +68,10 @@ class GritsMetric(TableSimilarityMetric):
     scores = ("grits_con", "grits_top", "grits_loc", "acc_con")
     headline = "grits_con"
     names = {"grits_con": "GriTS_Con", "grits_top": "GriTS_Top", "grits_loc": "GriTS_Loc"}
+
+    def check(self, settings: ScoreSettings) -> None:
+        if settings.pairing == "joined":
+            raise UsageError("--pairing joined applies to teds only (GriTS compares two grids, not trees)")
 
     def describe(self, settings: ScoreSettings) -> dict:
         return {

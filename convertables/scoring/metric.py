@@ -31,7 +31,9 @@ VARIANT = Option("variant", "--variant", str, "The metric's variant (see each me
                  direction="score")
 RESULT_FORMAT = Option("result_format", "--result-format", str, "Format of the results (default: from content).",
                        direction="score")
-COMMON_SETTINGS = (VARIANT, RESULT_FORMAT)
+GT_FORMAT = Option("gt_format", "--gt-format", str, "Format of the ground truth (default: from content).",
+                   direction="score")
+COMMON_SETTINGS = (VARIANT, RESULT_FORMAT, GT_FORMAT)
 """Settings every metric takes."""
 
 # Settings that several metrics take, declared once so that they take them alike.

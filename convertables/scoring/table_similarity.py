@@ -182,8 +182,12 @@ class TableSimilarityMetric(Metric):
 def pairing_described(settings: ScoreSettings, first: str) -> str:
     """What the report says of how tables were paired and the scores averaged."""
     where = "in the document" if settings.ignore_page else "on the same page"
-    pairing = (f"tables paired {where} by the Hungarian method on {first} (greatest sum)"
-               if settings.pairing == "hungarian" else f"tables paired greedily by {first} {where}")
+    if settings.pairing == "joined":
+        pairing = f"all the tables {where} joined into one tree a side and scored once"
+    elif settings.pairing == "hungarian":
+        pairing = f"tables paired {where} by the Hungarian method on {first} (greatest sum)"
+    else:
+        pairing = f"tables paired greedily by {first} {where}"
     total = ("mean over documents of their tables' mean" if settings.aggregate == "page" else
              "mean over tables (the papers')")
     return (f"{pairing}, unpaired tables 0; total: {total}; document_mean: mean over documents of their "
