@@ -623,6 +623,8 @@ def _score_command(
                 raise UsageError(f"{path} exists already; pass --force to replace it")
         jobs = default_jobs() if jobs is None else jobs
         given = {k: v for k, v in settings.items() if v is not None and v is not False}
+        if profile is not None:  # the profile's settings stand where the command line gives no other
+            given = {k: v for k, v in given.items() if _given_on_command_line(k)}
         if records is not None:
             from .files import AtomicLines
 
@@ -713,6 +715,18 @@ def merge_reports(
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE)
     raise typer.Exit(EXIT_FAILED if merged["errors"] else EXIT_OK)
+
+
+def _given_on_command_line(name: str) -> bool:
+    """Whether the running command's parameter ``name`` was given, not left at its default."""
+    try:  # (typer 0.28 carries its own copy of click; earlier versions use click itself)
+        from typer._click.core import ParameterSource
+        from typer._click.globals import get_current_context
+    except ImportError:
+        from click import get_current_context
+        from click.core import ParameterSource
+    context = get_current_context(silent=True)
+    return context is None or context.get_parameter_source(name) is not ParameterSource.DEFAULT
 
 
 def _score_function():

@@ -47,9 +47,4 @@ def apply_profile(name: str, metric: str | None, settings: dict[str, Any]) -> tu
         raise UsageError(f"unknown profile {name!r} (known: {', '.join(PROFILES)})")
     if metric is not None and metric != profile.metric:
         raise UsageError(f"--profile {name} scores with --metric {profile.metric}, not {metric}")
-    from .metric import declared_settings
-
-    declared = declared_settings()
-    given = {k: v for k, v in settings.items()
-             if v is not None and not (k in declared and v == declared[k].default)}
-    return profile.metric, {**profile.settings, **given}
+    return profile.metric, {**profile.settings, **{k: v for k, v in settings.items() if v is not None}}
