@@ -30,6 +30,7 @@ cells, the cells' inline tags and text. A file is one page (``--page``).
 from __future__ import annotations
 
 import html
+import re
 from html.parser import HTMLParser
 
 from ..diagnostics import Diagnostics
@@ -106,15 +107,15 @@ def pipe_tables_as_html(text: str) -> str:
     return "".join(out)
 
 
+_LINE_END = re.compile("\n")  # (the parser counts lines by these alone)
+
+
 class _TableFinder(HTMLParser):
     """The extent of every ``<table>`` element, as (start, end) offsets."""
 
     def __init__(self, text: str):
         super().__init__(convert_charrefs=False)
-        self.line_starts = [0]
-        for k, char in enumerate(text):
-            if char == "\n":
-                self.line_starts.append(k + 1)
+        self.line_starts = [0, *(match.end() for match in _LINE_END.finditer(text))]
         self.text = text
         self.open: list[int] = []
         self.found: list[tuple[int, int]] = []
@@ -142,6 +143,8 @@ class _TableFinder(HTMLParser):
 
 def table_sources(text: str) -> list[str]:
     """The HTML of every table of the text (pipe tables already made HTML), in the order they start."""
+    if "<table" not in text.lower():
+        return []
     finder = _TableFinder(text)
     finder.feed(text)
     finder.close()

@@ -321,8 +321,12 @@ class TedsMetric(TableSimilarityMetric):
         }
 
     def prepare(self, table: Table, document, settings: ScoreSettings) -> PreparedTree:
-        return PreparedTree(table_tree(table, th_text=settings.th_text == "compare",
-                                       th_as_td=settings.th_text == "as-td", drop_groups=settings.row_groups == "drop"))
+        return PreparedTree(self._tree(table, settings))
+
+    @staticmethod
+    def _tree(table: Table, settings: ScoreSettings) -> TedsTree:
+        return table_tree(table, th_text=settings.th_text == "compare", th_as_td=settings.th_text == "as-td",
+                          drop_groups=settings.row_groups == "drop")
 
     def table_scores(self, gt: PreparedTree, result: PreparedTree, settings: ScoreSettings) -> dict[str, float]:
         return dict(zip(self.scores, teds_pair(gt, result, settings.cell_text == "normalised")))
@@ -346,7 +350,7 @@ class TedsMetric(TableSimilarityMetric):
             if not result_tables:
                 records.append({**record, **dict.fromkeys(self.scores, 0.0)})
                 continue
-            gt_tree, result_tree = (PreparedTree(joined_tree([self.prepare(t, None, settings).tree for t in tables]))
+            gt_tree, result_tree = (PreparedTree(joined_tree([self._tree(t, settings) for t in tables]))
                                     for tables in (gt_tables, result_tables))
             records.append({**record, **self.table_scores(gt_tree, result_tree, settings)})
         detection = {"gt": len(gt.tables), "detected": len(result.tables),
