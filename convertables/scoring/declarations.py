@@ -59,9 +59,9 @@ CTDAR_SETTINGS = (
     Option("matching", "--matching", str, "cTDaR: greedy (official) or optimal.", "greedy", "score",
            choices=("greedy", "optimal")),
 )
-TH_TEXT = Option("th_text", "--th-text", str, "teds: <th> cells: their text ignored as PubTabNet's reference "
-                 "does (it makes nodes of the elements inside them), compared as for <td>, or as-td: read as <td> "
-                 "cells altogether (tag included), as benchmarks that rename them do.", "ignore",
+TH_TEXT = Option("th_text", "--th-text", str, "teds: the text of <th> cells: ignore it as PubTabNet's reference "
+                 "does (it makes nodes of the elements inside them), or compare it as for <td>. as-td: read <th> "
+                 "cells as <td> cells altogether, tag included, as benchmarks that rename them do.", "ignore",
                  direction="score", choices=("ignore", "compare", "as-td"))
 CELL_TEXT = Option("cell_text", "--cell-text", str, "teds: how two cells' contents are compared: tokens (the "
                    "Levenshtein distance of their token lists, characters and inline tags, PubTabNet's) or "
