@@ -101,3 +101,43 @@ def test_pairing_is_refused_for_metrics_that_do_not_take_it(crossed):
                                    "--metric", "structure", "--pairing", "hungarian"])
     assert out.exit_code == 2
     assert "--pairing applies to" in out.output
+
+
+def test_grits_pooled_over_a_pages_tables_and_over_the_pages(tmp_path):
+    # GriTS_Con of one-cell tables: 2 x LCS / (4 + 4) of their texts.
+    # Page a: abcd and wxyz against abcd alone: abcd paired (matched 1), wxyz left (1
+    # true position): pooled P = 1/1, R = 1/2, GriTS 2/3 (the mean over tables: 1/2).
+    # Page b: abcd against abce: matched 0.75 of 1 position a side: 0.75.
+    # Over the pages pooled: matched 1.75, 3 true and 2 predicted positions:
+    # P = 0.875, R = 7/12, GriTS = 2PR / (P + R) = 0.7; their mean (2/3 + 0.75) / 2.
+    gt, result = tmp_path / "gt", tmp_path / "result"
+    gt.mkdir()
+    result.mkdir()
+    (gt / "a.html").write_text(_table("wxyz") + _table("abcd"))
+    (result / "a.html").write_text(_table("abcd"))
+    (gt / "b.html").write_text(_table("abcd"))
+    (result / "b.html").write_text(_table("abce"))
+    report = _score(gt, result, "--metric", "grits", "--pairing", "hungarian", "--aggregate", "pooled")
+    pages = {d["document"]: d for d in report["documents"]}
+    assert [(t["gt_table"], t["result_table"]) for t in pages["a"]["tables"]] == [(0, None), (1, 0)]
+    assert pages["a"]["grits_con"] == pytest.approx(2 / 3)
+    assert (pages["a"]["grits_precision_con"], pages["a"]["grits_recall_con"]) == (1.0, 0.5)
+    assert pages["a"]["pooled"]["con"] == [1.0, 2, 1]
+    assert pages["b"]["grits_con"] == 0.75
+    assert report["total"]["grits_con"] == pytest.approx(0.7)
+    assert report["total"]["grits_recall_con"] == pytest.approx(7 / 12)
+    assert report["document_mean"]["grits_con"] == pytest.approx((2 / 3 + 0.75) / 2)
+
+
+def test_pooled_is_grits_only(crossed):
+    out = CliRunner().invoke(app, ["score", "--gt", str(crossed[0]), "--result", str(crossed[1]),
+                                   "--metric", "teds", "--aggregate", "pooled"])
+    assert out.exit_code == 2
+    assert "--aggregate pooled applies to grits only" in out.output
+
+
+def test_joined_pairing_is_teds_only(crossed):
+    out = CliRunner().invoke(app, ["score", "--gt", str(crossed[0]), "--result", str(crossed[1]),
+                                   "--metric", "grits", "--pairing", "joined"])
+    assert out.exit_code == 2
+    assert "--pairing joined applies to teds only" in out.output

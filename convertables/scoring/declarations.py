@@ -82,8 +82,10 @@ PAIRING = Option("pairing", "--pairing", str, "teds, grits: how a page's tables 
                  "once; a page without ground-truth tables is not scored).", "greedy", direction="score",
                  choices=("greedy", "hungarian", "joined"))
 AGGREGATE = Option("aggregate", "--aggregate", str, "teds, grits: what total's scores are: the mean over "
-                   "tables (table) or over pages of each page's mean over its tables (page).", "table",
-                   direction="score", choices=("table", "page"))
+                   "tables (table) or over pages of each page's mean over its tables (page); grits: pooled (each "
+                   "page's GriTS from its tables' matched similarities and grid positions summed, and total from "
+                   "the sums over all pages, as grits-metric pools them).", "table",
+                   direction="score", choices=("table", "page", "pooled"))
 TEDS_SETTINGS = (IGNORE_PAGE, TH_TEXT, BODY_TABLE_ONLY, PAIRING, AGGREGATE, CELL_TEXT, ROW_GROUPS)
 TRUE_IOU = Option("true_iou", "--true-iou", bool, "grits: GriTS_Top and GriTS_Loc with the intersection of two "
                   "boxes over their union, not over the rectangle enclosing both as the reference divides it.",

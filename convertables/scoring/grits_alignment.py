@@ -403,6 +403,7 @@ def _put(out: dict, kind: str, matched: float, n_true: int, n_pred: int) -> None
     out[f"grits_{kind}"] = f
     out[f"grits_precision_{kind}"] = p
     out[f"grits_recall_{kind}"] = r
+    out[f"grits_matched_{kind}"] = matched
 
 
 def grits_of_prepared(true: PreparedTable, pred: PreparedTable, union_iou: bool = False) -> dict[str, float]:
@@ -414,6 +415,7 @@ def grits_of_prepared(true: PreparedTable, pred: PreparedTable, union_iou: bool 
     ``union_iou``: GriTS_Top and GriTS_Loc with the true IoU instead of the reference's."""
     out: dict[str, float] = {}
     n_true, n_pred = true.positions, pred.positions
+    out["true_positions"], out["pred_positions"] = n_true, n_pred
     if n_true * n_pred > MAX_POSITION_PAIRS:
         (n_true_rows, n_true_cols), (n_pred_rows, n_pred_cols) = true.shape, pred.shape
         raise GridTooLarge(f"GriTS of a {n_true_rows} x {n_true_cols} and a {n_pred_rows} x {n_pred_cols} grid: "

@@ -46,6 +46,10 @@ class TableSimilarityMetric(Metric):
         """The scores of a ground-truth table against a result table (both prepared)."""
         raise NotImplementedError
 
+    def pairing_key(self, settings: ScoreSettings) -> str:
+        """The score the Hungarian pairing maximises the sum of: the first score."""
+        return self.scores[0]
+
     def unpaired_scores(self, table: Any, settings: ScoreSettings) -> dict[str, float | None]:
         """The scores of a table (prepared) left without a partner: 0 on every score."""
         return dict.fromkeys(self.scores, 0.0)
@@ -105,7 +109,7 @@ class TableSimilarityMetric(Metric):
         highest (the Hungarian method)."""
         from .assignment import max_weight_assignment
 
-        first = self.scores[0]
+        first = self.pairing_key(settings)
         pages: dict = {}
         for g, table in enumerate(gt.tables):
             pages.setdefault(None if settings.ignore_page else table.page, ([], []))[0].append(g)

@@ -33,6 +33,7 @@ import html
 import re
 from dataclasses import dataclass
 
+from ..diagnostics import UsageError
 from ..model import Cell, Document, Table
 from ..skeleton import CELL_OPENINGS, skeleton
 from . import precision_recall
@@ -301,6 +302,10 @@ class TedsMetric(TableSimilarityMetric):
     scores = ("teds", "teds_struct")
     headline = "teds"
     names = {"teds": "TEDS", "teds_struct": "TEDS-struct"}
+
+    def check(self, settings: ScoreSettings) -> None:
+        if settings.aggregate == "pooled":
+            raise UsageError("--aggregate pooled applies to grits only (TEDS has no similarity to pool)")
 
     def score(self, gt, result, settings: ScoreSettings, unreadable: bool = False, gt_file=None):
         if settings.body_table_only:
