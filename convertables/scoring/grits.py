@@ -162,13 +162,14 @@ class GritsMetric(TableSimilarityMetric):
     def table_scores(self, gt, result, settings: ScoreSettings) -> dict:
         from .grits_alignment import grits_of_prepared
 
-        scores = grits_of_prepared(gt, result, bool(settings.true_iou))
+        scores = grits_of_prepared(gt, result, bool(settings.true_iou), counts=settings.aggregate == "pooled")
         return _ordered(scores, acc_con=float(scores["grits_con"] == 1.0))
 
     def unpaired_scores(self, table, settings: ScoreSettings) -> dict:
         from .grits_alignment import unpaired
 
-        return {**_ordered(unpaired(table), acc_con=0.0), "positions": table.positions}
+        scores = _ordered(unpaired(table), acc_con=0.0)
+        return {**scores, "positions": table.positions} if settings.aggregate == "pooled" else scores
 
     def explain(self, gt, result, settings: ScoreSettings, record: dict | None = None, gt_file=None) -> dict:
         """The paired tables side by side, each cell with the cell its grid

@@ -403,19 +403,23 @@ def _put(out: dict, kind: str, matched: float, n_true: int, n_pred: int) -> None
     out[f"grits_{kind}"] = f
     out[f"grits_precision_{kind}"] = p
     out[f"grits_recall_{kind}"] = r
-    out[f"grits_matched_{kind}"] = matched
 
 
-def grits_of_prepared(true: PreparedTable, pred: PreparedTable, union_iou: bool = False) -> dict[str, float]:
+def grits_of_prepared(true: PreparedTable, pred: PreparedTable, union_iou: bool = False,
+                      counts: bool = False) -> dict[str, float]:
     """``grits_top``, ``grits_con`` and, where either table has cell boxes,
     ``grits_loc``, each with ``grits_precision_*`` and ``grits_recall_*`` (the
     reference's names). For GriTS_Loc, boxes are compared in the frame of the
     ground truth's boxes (of the result's where the ground truth has none); a
     position whose cell has no box in that frame matches nothing.
-    ``union_iou``: GriTS_Top and GriTS_Loc with the true IoU instead of the reference's."""
+    ``union_iou``: GriTS_Top and GriTS_Loc with the true IoU instead of the reference's.
+    ``counts``: also each kind's summed similarity of the aligned positions
+    (``grits_matched_*``) and the two tables' positions (``true_positions``,
+    ``pred_positions``), which pooled GriTS sums."""
     out: dict[str, float] = {}
     n_true, n_pred = true.positions, pred.positions
-    out["true_positions"], out["pred_positions"] = n_true, n_pred
+    if counts:
+        out["true_positions"], out["pred_positions"] = n_true, n_pred
     if n_true * n_pred > MAX_POSITION_PAIRS:
         (n_true_rows, n_true_cols), (n_pred_rows, n_pred_cols) = true.shape, pred.shape
         raise GridTooLarge(f"GriTS of a {n_true_rows} x {n_true_cols} and a {n_pred_rows} x {n_pred_cols} grid: "
@@ -436,6 +440,8 @@ def grits_of_prepared(true: PreparedTable, pred: PreparedTable, union_iou: bool 
         pred_indexes.append(pred.box_index)
     for kind, matched in zip(kinds, matched_similarities(similarities, true_indexes, pred_indexes)):
         _put(out, kind, matched, n_true, n_pred)
+        if counts:
+            out[f"grits_matched_{kind}"] = matched
     return out
 
 
