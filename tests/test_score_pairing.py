@@ -141,3 +141,16 @@ def test_joined_pairing_is_teds_only(crossed):
                                    "--metric", "grits", "--pairing", "joined"])
     assert out.exit_code == 2
     assert "--pairing joined applies to teds only" in out.output
+
+
+def test_text_similarity_by_the_longest_common_subsequence(tmp_path):
+    # babbaa against aaaab: difflib's matching blocks find 2 characters ("b" then
+    # "a", or the like), the longest common subsequence 3 ("aaa"): GriTS_Con of the
+    # one-cell tables 2 x 2 / 11 as table-transformer computes it, 2 x 3 / 11 as
+    # grits-metric does.
+    gt, result = tmp_path / "gt.html", tmp_path / "result.html"
+    gt.write_text(_table("babbaa"))
+    result.write_text(_table("aaaab"))
+    difflib_ = _score(gt, result, "--metric", "grits")["total"]["grits_con"]
+    lcs = _score(gt, result, "--metric", "grits", "--text-similarity", "lcs")["total"]["grits_con"]
+    assert (difflib_, lcs) == (pytest.approx(4 / 11), pytest.approx(6 / 11))

@@ -90,7 +90,11 @@ TEDS_SETTINGS = (IGNORE_PAGE, TH_TEXT, BODY_TABLE_ONLY, PAIRING, AGGREGATE, CELL
 TRUE_IOU = Option("true_iou", "--true-iou", bool, "grits: GriTS_Top and GriTS_Loc with the intersection of two "
                   "boxes over their union, not over the rectangle enclosing both as the reference divides it.",
                   False, direction="score")
-GRITS_SETTINGS = (IGNORE_PAGE, TRUE_IOU, PAIRING, AGGREGATE)
+TEXT_SIMILARITY = Option("text_similarity", "--text-similarity", str, "grits: GriTS_Con's similarity of two "
+                         "texts, 2 x m / (their lengths), m the characters of difflib's matching blocks (difflib, "
+                         "table-transformer's) or of their longest common subsequence (lcs, grits-metric's).",
+                         "difflib", direction="score", choices=("difflib", "lcs"))
+GRITS_SETTINGS = (IGNORE_PAGE, TRUE_IOU, PAIRING, AGGREGATE, TEXT_SIMILARITY)
 
 _SCORING = "convertables.scoring."
 DECLARED = (

@@ -162,7 +162,8 @@ class GritsMetric(TableSimilarityMetric):
     def table_scores(self, gt, result, settings: ScoreSettings) -> dict:
         from .grits_alignment import grits_of_prepared
 
-        scores = grits_of_prepared(gt, result, bool(settings.true_iou), counts=settings.aggregate == "pooled")
+        scores = grits_of_prepared(gt, result, bool(settings.true_iou), counts=settings.aggregate == "pooled",
+                                   exact_lcs=settings.text_similarity == "lcs")
         return _ordered(scores, acc_con=float(scores["grits_con"] == 1.0))
 
     def unpaired_scores(self, table, settings: ScoreSettings) -> dict:
@@ -200,8 +201,12 @@ _LOC_SCORES = ("grits_loc", "grits_precision_loc", "grits_recall_loc")
 
 def _pooled_sums(tables: list[dict]) -> dict[str, list]:
     """For each kind of GriTS a page's tables have: [matched similarity, true positions, predicted
-    positions] summed over its tables, an unpaired table's positions on its own side."""
+    positions] summed over its tables, an unpaired table's positions on its own side. The pairs'
+    matched similarities are summed as 32-bit floats, as grits-metric keeps and sums them."""
+    import numpy as np
+
     sums: dict[str, list] = {}
+    matched: dict[str, list] = {}
     for record in tables:
         kinds = [k for k in ("con", "top", "loc") if record.get(f"grits_matched_{k}") is not None] or \
             [k for k in ("con", "top", "loc") if record.get(f"grits_{k}") is not None]
@@ -210,9 +215,11 @@ def _pooled_sums(tables: list[dict]) -> dict[str, list]:
             if "positions" in record:  # unpaired
                 total[1 if record["result_table"] is None else 2] += record["positions"]
             else:
-                total[0] += record[f"grits_matched_{kind}"]
+                matched.setdefault(kind, []).append(record[f"grits_matched_{kind}"])
                 total[1] += record["true_positions"]
                 total[2] += record["pred_positions"]
+    for kind, values in matched.items():
+        sums[kind][0] = float(np.array(values, dtype=np.float32).sum())
     return sums
 
 
