@@ -105,11 +105,20 @@ def test_every_table_element_in_the_order_they_start():
     assert table_sources(text) == [
         "<table><tr><td>in code</td></tr></table>",
         "<table><tr><td><table><tr><td>inner</td></tr></table></td></tr></table>",
-        "<table><tr><td>inner</td></tr></table>",
         "<TABLE><tr><td>open",
     ]
+    # the table inside another is a table too, after it
     doc = read(text.encode(), Diagnostics("x"))
     assert [[c.content for c in t.cells()] for t in doc.tables] == [["in code"], [""], ["inner"], ["open"]]
+
+
+def test_a_page_of_too_many_pipe_cells_is_refused(tmp_path):
+    page = tmp_path / "wide.md"
+    page.write_text("|" + "a|" * 2000 + "\n|" + "-|" * 2000 + "\n" + "| 1 |\n" * 600)
+    out = CliRunner().invoke(app, ["convert", str(page), "--from", "opendataloader-markdown", "--to", "json",
+                                   "-o", str(tmp_path / "out.json")])
+    assert out.exit_code == 1
+    assert "markdown-too-large" in out.output and "more than 1,000,000 cells" in out.output
 
 
 def test_normalised_cell_text():

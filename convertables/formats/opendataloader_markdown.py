@@ -22,9 +22,12 @@ The page's pipe tables are first turned into HTML tables, line by line:
 Then every ``<table>`` element of the text is a table, in the order they
 start, wherever it is (in code blocks and quotes too), as an HTML parser that
 follows the tags as written finds them: a ``</table>`` closes the last table
-opened, one never closed runs to the end of the text. Each is read alone
-through the HTML table model (:mod:`convertables.html_tables`): spans, header
-cells, the cells' inline tags and text. A file is one page (``--page``).
+opened, one never closed runs to the end of the text. Each outermost one is
+read alone through the HTML table model (:mod:`convertables.html_tables`):
+spans, header cells, the cells' inline tags and text, and the tables inside it
+as tables of their own, after it. A file is one page (``--page``). A page
+whose pipe tables would make more than :data:`MAX_CELLS` cells is refused
+(``markdown-too-large``).
 """
 
 from __future__ import annotations
@@ -39,6 +42,14 @@ from ..model import Document
 from ..options import ReadOptions
 from ..text_encoding import split_bom
 from .declarations import DECLARED
+
+
+MAX_CELLS = 1_000_000
+"""Pages whose pipe tables hold more cells (rows fitted to their tables' widths) are refused."""
+
+
+class _TooLarge(Exception):
+    pass
 
 
 def _row(line: str) -> list[str] | None:
@@ -76,9 +87,11 @@ def _html_row(cells: list[str], tag: str) -> str:
 
 
 def pipe_tables_as_html(text: str) -> str:
-    """The page with each pipe table replaced by an HTML table (see the module's docstring)."""
+    """The page with each pipe table replaced by an HTML table (see the module's docstring).
+    Raises :class:`_TooLarge` past :data:`MAX_CELLS` cells."""
     lines = text.splitlines(keepends=True)
     out: list[str] = []
+    cells_made = 0
     k = 0
     while k < len(lines):
         header = _row(lines[k])
@@ -91,10 +104,15 @@ def pipe_tables_as_html(text: str) -> str:
         header = _fitted(header, width)
         body: list[list[str]] = []
         end = k + 2
+        cells_made += width
         while end < len(lines):
             cells = _row(lines[end])
             if cells is None:
                 break
+            cells_made += width
+            if cells_made > MAX_CELLS:
+                raise _TooLarge(f"line {end + 1}: its pipe tables hold more than {MAX_CELLS:,} cells (rows "
+                                "fitted to their tables' widths); such pages are refused")
             body.append(_fitted(cells, width))
             end += 1
         if body and all(cell == "" for cell in header):
@@ -142,14 +160,18 @@ class _TableFinder(HTMLParser):
 
 
 def table_sources(text: str) -> list[str]:
-    """The HTML of every table of the text (pipe tables already made HTML), in the order they start."""
+    """The HTML of every table of the text (pipe tables already made HTML) that is inside no other,
+    in the order they start (a table inside another is read with it)."""
     if "<table" not in text.lower():
         return []
     finder = _TableFinder(text)
     finder.feed(text)
     finder.close()
-    extents = finder.found + [(start, len(text)) for start in finder.open]
-    return [text[start:end] for start, end in sorted(extents)]
+    outermost: list[tuple[int, int]] = []
+    for start, end in sorted(finder.found + [(start, len(text)) for start in finder.open]):
+        if not outermost or start >= outermost[-1][1]:
+            outermost.append((start, end))
+    return [text[start:end] for start, end in outermost]
 
 
 def decode(data: bytes) -> str:
@@ -164,12 +186,14 @@ def decode(data: bytes) -> str:
 
 
 def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Document:
-    text = pipe_tables_as_html(decode(data))
+    try:
+        text = pipe_tables_as_html(decode(data))
+    except _TooLarge as exc:
+        raise diagnostics.fail("markdown-too-large", str(exc)) from None
     page = options.page or 1
     doc = Document()
-    for source in table_sources(text):
-        tables = read_tables(source, diagnostics, page=page, first_id=len(doc.tables))
-        doc.tables += tables[:1]  # (a table inside it is part of its cells, as for the benchmark)
+    for source in table_sources(text):  # (each with the tables inside it, each a table too)
+        doc.tables += read_tables(source, diagnostics, page=page, first_id=len(doc.tables))
     return doc
 
 
