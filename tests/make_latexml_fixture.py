@@ -80,8 +80,8 @@ def main() -> None:
             tex = Path(tmp) / source.name
             tex.write_text(PREAMBLE + source.read_text(encoding="utf-8") + "\n\\end{document}\n", encoding="utf-8")
             out = Path(tmp) / (source.stem + ".html")
-            subprocess.run(["latexmlc", "--quiet", f"--destination={out}", "--format=html5", str(tex)],
-                           check=True, capture_output=True)
+            subprocess.run(["latexmlc", "--quiet", f"--destination={out}", f"--log={out}.log", "--format=html5",
+                            str(tex)], check=True, capture_output=True, cwd=tmp)
             expected["tables"][source.name] = grid_of(out.read_text(encoding="utf-8"))
     (HERE / "expected.json").write_text(json.dumps(expected, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     print(f"{len(expected['tables'])} tables, {expected['latexml']}", file=sys.stderr)

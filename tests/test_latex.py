@@ -80,8 +80,8 @@ def test_latexml_itself_makes_the_recorded_grids(name, tmp_path):
 
     tex = tmp_path / "t.tex"
     tex.write_text(PREAMBLE + (LATEXML / name).read_text(encoding="utf-8") + "\n\\end{document}\n", encoding="utf-8")
-    subprocess.run(["latexmlc", "--quiet", f"--destination={tmp_path / 't.html'}", "--format=html5", str(tex)],
-                   check=True, capture_output=True, timeout=120)
+    subprocess.run(["latexmlc", "--quiet", f"--destination={tmp_path / 't.html'}", f"--log={tmp_path / 't.log'}",
+                    "--format=html5", str(tex)], check=True, capture_output=True, timeout=120, cwd=tmp_path)
     made = grid_of((tmp_path / "t.html").read_text(encoding="utf-8"))
     (table,) = find_tables((LATEXML / name).read_text(encoding="utf-8"))
     ours = [[c.start_row, c.start_col, c.end_row, c.end_col, c.content] for c in table.cells]
