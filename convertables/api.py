@@ -136,7 +136,7 @@ def check_score_paths(
     and ``outputs`` by option name (``{"--html": "report.html"}``), files to
     be written: none may be one of the inputs, a file read from an input folder
     (what is read there: the formats taken from folders, with ``join`` or a
-    ``result_format`` theirs), or a folder; without ``force`` none may exist."""
+    ``result_format`` or ``gt_format`` theirs), or a folder; without ``force`` none may exist."""
     from . import registry
     from .files import ANY, FILE, FOLDER, PathArg, check_command_paths
 
@@ -144,7 +144,9 @@ def check_score_paths(
     result_format = settings.get("result_format")
     reads = (registry.get(result_format).suffixes if result_format else
              registry.input_suffixes() if join else usual)
-    arguments = [PathArg("--gt", gt, ANY, reads=usual), PathArg("--result", result, ANY, reads=reads)]
+    gt_format = settings.get("gt_format")
+    arguments = [PathArg("--gt", gt, ANY, reads=registry.get(gt_format).suffixes if gt_format else usual),
+                 PathArg("--result", result, ANY, reads=reads)]
     if settings.get("pdf_dir") is not None:
         arguments.append(PathArg("--pdf-dir", settings["pdf_dir"], FOLDER, reads=(".pdf",)))
     if settings.get("table_classes") is not None:
@@ -189,8 +191,9 @@ def check(
 def score(
     gt: PathLike | Document,
     result: PathLike | Document,
-    metric: str = "structure",
+    metric: str | None = None,
     *,
+    profile: str | None = None,
     jobs: int = 1,
     join: bool = False,
     shard: tuple[int, int] | str | None = None,
@@ -205,7 +208,10 @@ def score(
 ):
     """Score results against ground truth: two files, two folders (paired by
     name), or two :class:`Document` values, with ``metric`` and its settings
-    (``variant="pubmed"``, ``compat=True``, ``pdf_dir=...``; see docs/scoring.md).
+    (``variant="pubmed"``, ``compat=True``, ``pdf_dir=...``; see docs/scoring.md;
+    ``structure`` where none is given), or with ``profile``, a benchmark's
+    recipe (its metric and settings, those given overriding them; see
+    docs/benchmarks.md).
     With ``join``, one-file-per-table results make one document each. With
     ``shard=(K, N)`` (or ``"K/N"``), only the documents of shard K of N are scored;
     :func:`convertables.scoring.shards.merge_reports` puts the N reports together.
@@ -231,7 +237,11 @@ def score(
     from .scoring.explain import Details
     from .scoring.runner import score_document_pair
 
-    chosen = ScoreSettings(metric, **settings)
+    if profile is not None:
+        from .scoring.profiles import apply_profile
+
+        metric, settings = apply_profile(profile, metric, settings)
+    chosen = ScoreSettings(metric or "structure", **settings)
     where = executor_for(executor, scheduler)  # (checked first: a missing extra, a scheduler without dask)
     documents = isinstance(gt, Document) or isinstance(result, Document)
     if documents and not (isinstance(gt, Document) and isinstance(result, Document)):

@@ -23,13 +23,14 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from typer.core import TyperCommand, TyperGroup
+from typer.core import TyperGroup
 from typer.main import get_command_from_info, get_command_name
 from typer.models import CommandInfo
 
 from . import registry
 from .diagnostics import InputError, Severity, UsageError
 from .options import Option
+from .cli_help import PlainHelpCommand, listed_declaration, listed_plainly, shown_plainly
 from .interrupts import catch_signals, exit_soon, interrupted_code, raise_if_signalled, signalled
 from .progress import Progress
 from .reporters import reporter_names
@@ -60,7 +61,7 @@ class _CommandsByName(MutableMapping):
         if self.listing and name not in self._built:
             info = self._declared[name]
             if info is not None:
-                return self._build(_listed(info))
+                return self._build(listed_declaration(info))
         if name not in self._built:
             self._built[name] = self._build(self._declared[name])  # (KeyError: no such command)
         return self._built[name]
@@ -78,45 +79,6 @@ class _CommandsByName(MutableMapping):
 
     def __len__(self) -> int:
         return len(self._declared)
-
-
-def _plain(text: Optional[str], command: bool = False) -> Optional[str]:
-    """A help text as Rich markup that shows every character of it (``<th>``,
-    ``[default: ...]``), its prose paragraphs unwrapped; indented ones (examples)
-    keep their lines. A ``command``'s help gets an empty line after its first
-    paragraph: Typer dedents the rest as one text but for that text's first line,
-    which then keeps the examples' indentation whatever paragraph comes first."""
-    if not text:
-        return text
-    from rich.markup import escape
-
-    paragraphs = [p if p[:1].isspace() or p.startswith("\b") else " ".join(p.split("\n"))
-                  for p in inspect.cleandoc(text).split("\n\n")]
-    if command and len(paragraphs) > 1:
-        paragraphs[1] = "\n" + paragraphs[1]
-    return escape("\n\n".join(paragraphs))
-
-
-def _shown_plainly(command):
-    """A copy of a command (or the root) whose help texts print as written: Typer
-    reads them as markup, and Markdown would drop every ``<tag>``."""
-    from copy import copy
-
-    shown = copy(command)
-    shown.help, shown.short_help = _plain(command.help, command=True), _plain(command.short_help)
-    shown.params = []
-    for param in command.params:
-        param = copy(param)
-        param.help = _plain(getattr(param, "help", None))
-        shown.params.append(param)
-    return shown
-
-
-class _PlainHelpCommand(TyperCommand):
-    """A command whose ``--help`` shows every character of its help texts."""
-
-    def format_help(self, ctx, formatter) -> None:
-        return TyperCommand.format_help(_shown_plainly(self), ctx, formatter)
 
 
 _FORMATS_NAMED = "{formats}"
@@ -177,32 +139,13 @@ class _Root(TyperGroup):
         return super().resolve_command(ctx, args)
 
     def format_help(self, ctx, formatter) -> None:
-        shown = _shown_plainly(self)
-        shown.get_command = lambda ctx, name: _listed_plainly(self.get_command(ctx, name))
+        shown = shown_plainly(self)
+        shown.get_command = lambda ctx, name: listed_plainly(self.get_command(ctx, name))
         self.commands.listing = True  # (the list shows names and help, without building each command)
         try:
             return TyperGroup.format_help(shown, ctx, formatter)
         finally:
             self.commands.listing = False
-
-
-def _listed_plainly(command):
-    return None if command is None else _shown_plainly(command)
-
-
-def _listed(info):
-    """A command's declaration as the root's list of commands shows it: its
-    name and help, without the parameters (the formats' and metrics' options)."""
-    from copy import copy
-
-    def listed() -> None:
-        """A stand-in for the list of commands."""
-
-    listed.__name__ = info.callback.__name__
-    shown = copy(info)
-    shown.help = info.help if info.help is not None else inspect.getdoc(info.callback)
-    shown.callback = listed
-    return shown
 
 
 app = typer.Typer(
@@ -426,7 +369,7 @@ def _conversion_declaration(source: Optional[str], target: Optional[str]) -> Com
 
     declared.__name__ = name.replace("2", "_to_").replace("-", "_") if source else name
     declared.conversion = (source, target)  # type: ignore[attr-defined]
-    return CommandInfo(name, cls=_PlainHelpCommand, callback=declared, help=help_text)
+    return CommandInfo(name, cls=PlainHelpCommand, callback=declared, help=help_text)
 
 
 def _declare_conversion_commands() -> None:
@@ -453,7 +396,7 @@ def _with_declared_options(info):
 _declare_conversion_commands()
 
 
-@commands.command(cls=_PlainHelpCommand)
+@commands.command(cls=PlainHelpCommand)
 def formats(report: Annotated[str, typer.Option("--format", metavar="text|json", help="text or json.")] = "text") -> None:
     """List every format and what convertables can do with it."""
     rows = [
@@ -482,7 +425,7 @@ def formats(report: Annotated[str, typer.Option("--format", metavar="text|json",
         )
 
 
-@commands.command(cls=_PlainHelpCommand)
+@commands.command(cls=PlainHelpCommand)
 def check(
     paths: Annotated[list[Path], typer.Argument(help="Files or folders to check.", show_default=False)],
     gt: Annotated[Optional[Path], typer.Option("--gt", help="Ground-truth folder: also check pairing.")] = None,
@@ -525,7 +468,8 @@ def _score_command(
     gt: Annotated[Path, typer.Option("--gt", help="Ground-truth file or folder.", show_default=False)],
     result: Annotated[Path, typer.Option("--result", help="Result file or folder (any readable format).",
                                          show_default=False)],
-    metric: Annotated[str, typer.Option("--metric", help="The metric (see docs/scoring.md).")] = "structure",
+    metric: Annotated[Optional[str], typer.Option("--metric", help="The metric (see docs/scoring.md).")] = None,
+    profile: Annotated[Optional[str], typer.Option("--profile", help="A benchmark's recipe.")] = None,
     report: Annotated[str, typer.Option("--format", metavar="|".join(reporter_names("score")), help="Report: text (a table on stdout), json, csv (a row a document), github (workflow annotations for the documents' errors and warnings, then the table), or html (the page --html writes).")] = "text",
     per_document: Annotated[Optional[str], typer.Option("--per-document", metavar="FILE", help="Also write per-document figures as CSV.")] = None,
     records: Annotated[Optional[str], typer.Option("--records", metavar="FILE", help="Also write each document's record as a JSON line, as it is scored (JSON Lines).")] = None,
@@ -568,6 +512,8 @@ def _score_command(
 
         convertables score --gt gt-html/ --result model-html/ --metric grits
 
+        convertables score --gt ground-truth/markdown --result prediction/mineru/markdown --profile opendataloader
+
         convertables score --gt /data/gt --result /data/res --executor dask --scheduler tcp://10.0.0.5:8786
     """
     from .api import check_score_paths, score as score_files
@@ -580,6 +526,8 @@ def _score_command(
         chosen = reporter(report, "score")
         jobs = default_jobs() if jobs is None else jobs
         given = {k: v for k, v in settings.items() if v is not None and v is not False}
+        if profile is not None:  # the profile's settings stand where the command line gives no other
+            given = {k: v for k, v in given.items() if _given_on_command_line(k)}
         check_score_paths(gt, result, join=join, force=force, force_flag="--force",
                           outputs={"--per-document": per_document, "--records": records, "--html": html}, **given)
         if records is not None:
@@ -596,7 +544,8 @@ def _score_command(
 
         explain = html is not None or report == "html"
         with progress:
-            scored = score_files(gt, result, metric, jobs=jobs, join=join, shard=shard, on_document=on_document,
+            scored = score_files(gt, result, metric, profile=profile, jobs=jobs, join=join, shard=shard,
+                                 on_document=on_document,
                                  explain=explain, executor=executor, scheduler=scheduler, spill=True, **given)
     except UsageError as exc:
         if lines is not None:
@@ -645,7 +594,7 @@ def _no_constant(name: str):
     raise ValueError(f"{name} is not a number JSON has")
 
 
-@commands.command("merge-reports", cls=_PlainHelpCommand)
+@commands.command("merge-reports", cls=PlainHelpCommand)
 def merge_reports(
     reports: Annotated[list[Path], typer.Argument(help="The JSON reports of score --shard K/N --format json, "
                                                        "one a shard.", show_default=False)],
@@ -698,6 +647,18 @@ def merge_reports(
     raise typer.Exit(EXIT_FAILED if merged["errors"] else EXIT_OK)
 
 
+def _given_on_command_line(name: str) -> bool:
+    """Whether the running command's parameter ``name`` was given, not left at its default."""
+    try:  # (typer 0.28 carries its own copy of click; earlier versions use click itself)
+        from typer._click.core import ParameterSource
+        from typer._click.globals import get_current_context
+    except ImportError:
+        from click import get_current_context
+        from click.core import ParameterSource
+    context = get_current_context(silent=True)
+    return context is None or context.get_parameter_source(name) is not ParameterSource.DEFAULT
+
+
 def _score_function():
     """``score`` with an option for every setting a metric declares, in a help
     panel naming the metrics that take it."""
@@ -711,11 +672,19 @@ def _score_function():
     fixed = [p.replace(kind=p.KEYWORD_ONLY) for p in inspect.signature(_score_command).parameters.values()
              if p.kind is not p.VAR_KEYWORD]
     names = "|".join(declared_metrics)
-    fixed[2] = fixed[2].replace(annotation=Annotated[str, typer.Option(
-        "--metric", metavar=names, help="The metric (see docs/scoring.md).")])
+    fixed[2] = fixed[2].replace(annotation=Annotated[Optional[str], typer.Option(
+        "--metric", metavar=names, show_default=False,
+        help="The metric (see docs/scoring.md) [default: structure, or the profile's].")])
+    from .scoring.profiles import PROFILES
+
+    fixed[3] = fixed[3].replace(annotation=Annotated[Optional[str], typer.Option(
+        "--profile", metavar="|".join(PROFILES), show_default=False,
+        help="A benchmark's recipe: its metric and settings, so that its own figures come out (see "
+             "docs/benchmarks.md); options given beside it override its settings.")])
     variants = "; ".join(f"{m.name}: {' or '.join(m.variants)}" for m in declared_metrics.values())
+    readable = "|".join(f.name for f in registry.FORMATS.values() if f.reads)
     values = {"variant": "|".join(dict.fromkeys(v for m in declared_metrics.values() for v in m.variants)),
-              "result_format": "|".join(f.name for f in registry.FORMATS.values() if f.reads)}
+              "result_format": readable, "gt_format": readable}
     declared = []
     for name, (option, names) in takers.items():
         panel = f"Settings of {', '.join(names)}" if names else None
@@ -724,8 +693,9 @@ def _score_function():
 
             option = replace(option, help=f"The metric's variant, the first its default ({variants}).")
         declared.append(_parameter_of(option, panel, metavar=values.get(name)))
-    parameters = [*fixed[:3], *[p for p in declared if p.name in ("variant", "result_format")], *fixed[3:],
-                  *[p for p in declared if p.name not in ("variant", "result_format")]]
+    first = ("variant", "result_format", "gt_format")
+    parameters = [*fixed[:4], *[p for p in declared if p.name in first], *fixed[4:],
+                  *[p for p in declared if p.name not in first]]
 
     def score(**values) -> None:
         _score_command(**values)
@@ -741,7 +711,7 @@ def _declare_score_command() -> None:
         """A stand-in, replaced by the command made from the metrics' declarations."""
 
     score.make_function = _score_function  # type: ignore[attr-defined]
-    commands.command("score", cls=_PlainHelpCommand, help=_score_command.__doc__)(score)
+    commands.command("score", cls=PlainHelpCommand, help=_score_command.__doc__)(score)
 
 
 _declare_score_command()

@@ -213,7 +213,7 @@ def _mismatch(data: bytes, fmt: Format, doc: Document, diagnostics: Diagnostics)
     (its sniffer recognises it, ``fmt``'s does not): a document with no text is
     refused (read so, the file gave empty cells), any other is warned about."""
     found = registry.sniffed(data[: registry.SNIFF_BYTES])  # (where two sniffers take it, the first decides)
-    if found is None or found is fmt:
+    if found is None or found is fmt or found.name in fmt.reads_files_of:
         return
     message = f"asked to read it as {fmt.name}, but its content is {found.name} ({found.title})"
     hint = f"drop --from, or pass --from {found.name}"

@@ -55,6 +55,7 @@ FORMAT_MODULES = (
     "pod",
     "pubtables1m",
     "canonical_json",
+    "opendataloader_markdown",  # never claims a file: named by --result-format or a profile
     "latex",  # its sniffer wants a backslash first: no other format's file starts so
     "delimited",  # csv: no sniffer claims its files; recognised by suffix
     "docai",
@@ -128,6 +129,9 @@ class Format:
     bytes, and refuses (``many-documents``) a file of several; ``write`` writes
     one document's part, so that documents' outputs put one after another make
     the container."""
+    reads_files_of: tuple[str, ...] = ()
+    """Formats whose files it reads in a way of its own (a benchmark's reading of
+    Markdown pages): named for such a file, it is no mismatch."""
 
     @property
     def reads(self) -> bool:

@@ -42,7 +42,8 @@ def _loaded(*args: str) -> list[str]:
     return line.split()[1:]
 
 
-LIGHT = ["convertables.formats.declarations", "convertables.scoring.declarations", "convertables.scoring.metric"]
+LIGHT = ["convertables.formats.declarations", "convertables.scoring.declarations", "convertables.scoring.metric",
+         "convertables.scoring.profiles"]
 
 
 @pytest.mark.parametrize("args", [("--help",), ("convert", "--help"), ("html2icdar", "--help"), ("score", "--help"),

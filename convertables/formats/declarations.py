@@ -123,6 +123,10 @@ DECLARED: dict[str, Format] = {
     "markdown": _declare("markdown", "markdown", "Markdown pages: pipe, HTML and LaTeX tables (MinerU, Marker, "
                          "docling, olmOCR, VLMs)", (".md", ".markdown", ".mmd"), ("structure",), writes=True,
                          options=(PAGE,)),
+    "opendataloader_markdown": _declare(
+        "opendataloader_markdown", "opendataloader-markdown", "Markdown pages as opendataloader-bench finds their "
+        "tables (pipe tables made HTML by its rules, every <table>); chosen by name", (".md",), ("structure",),
+        options=(PAGE,), reads_files_of=("markdown", "html")),
     "latex": _declare("latex", "latex", "LaTeX tabular environments (arXiv, OmniDocBench, vision-language models)",
                       (".tex", ".latex"), ("structure",), writes=True, options=(PAGE,)),
     "pubtabnet_html": _declare("pubtabnet_html", "pubtabnet-html", "PubTabNet's TEDS JSON: {file name: HTML} (the "

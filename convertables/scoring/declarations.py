@@ -15,7 +15,9 @@ VARIANT = Option("variant", "--variant", str, "The metric's variant (see each me
                  direction="score")
 RESULT_FORMAT = Option("result_format", "--result-format", str, "Format of the results (default: from content).",
                        direction="score")
-COMMON_SETTINGS = (VARIANT, RESULT_FORMAT)
+GT_FORMAT = Option("gt_format", "--gt-format", str, "Format of the ground truth (default: from content).",
+                   direction="score")
+COMMON_SETTINGS = (VARIANT, RESULT_FORMAT, GT_FORMAT)
 """Settings every metric takes."""
 
 # Settings that several metrics take, declared once so that they take them alike.
@@ -74,17 +76,41 @@ CTDAR_SETTINGS = (
            choices=("greedy", "optimal")),
 )
 TH_TEXT = Option("th_text", "--th-text", str, "teds: the text of <th> cells: ignore it as PubTabNet's reference "
-                 "does (it makes nodes of the elements inside them), or compare it as for <td>.", "ignore",
-                 direction="score", choices=("ignore", "compare"))
+                 "does (it makes nodes of the elements inside them), or compare it as for <td>. as-td: read <th> "
+                 "cells as <td> cells altogether, tag included, as benchmarks that rename them do.", "ignore",
+                 direction="score", choices=("ignore", "compare", "as-td"))
+CELL_TEXT = Option("cell_text", "--cell-text", str, "teds: how two cells' contents are compared: tokens (the "
+                   "Levenshtein distance of their token lists, characters and inline tags, PubTabNet's) or "
+                   "normalised (their tokens joined into one text, HTML entities decoded, <br> a line break, "
+                   "whitespace runs one space, trimmed; the Levenshtein distance of the characters).", "tokens",
+                   direction="score", choices=("tokens", "normalised"))
+ROW_GROUPS = Option("row_groups", "--row-groups", str, "teds: <thead> and <tbody> as nodes of the tree (keep) or "
+                    "not (drop: their rows directly under the table, as benchmarks that strip them do).", "keep",
+                    direction="score", choices=("keep", "drop"))
 BODY_TABLE_ONLY = Option("body_table_only", "--body-table-only", bool, "teds: of a page read from HTML, score only "
                          "the table PubTabNet's reference scores: the first directly inside <body> of a page that "
                          "starts with <html> or <!doctype> (a bare <table> string then scores 0).", False,
                          direction="score")
-TEDS_SETTINGS = (IGNORE_PAGE, TH_TEXT, BODY_TABLE_ONLY)
+PAIRING = Option("pairing", "--pairing", str, "teds, grits: how a page's tables are paired: greedy (each "
+                 "ground-truth table in order takes the remaining result table of highest first score) or "
+                 "hungarian (the one-to-one pairing of greatest summed first score, scipy's linear_sum_assignment's "
+                 "optimum); teds: joined (all the tables of a page as one tree under a <table> root, scored "
+                 "once; a page without ground-truth tables is not scored).", "greedy", direction="score",
+                 choices=("greedy", "hungarian", "joined"))
+AGGREGATE = Option("aggregate", "--aggregate", str, "teds, grits: what total's scores are: the mean over "
+                   "tables (table) or over pages of each page's mean over its tables (page); grits: pooled (each "
+                   "page's GriTS from its tables' matched similarities and grid positions summed, and total from "
+                   "the sums over all pages, as grits-metric pools them).", "table",
+                   direction="score", choices=("table", "page", "pooled"))
+TEDS_SETTINGS = (IGNORE_PAGE, TH_TEXT, BODY_TABLE_ONLY, PAIRING, AGGREGATE, CELL_TEXT, ROW_GROUPS)
 TRUE_IOU = Option("true_iou", "--true-iou", bool, "grits: GriTS_Top and GriTS_Loc with the intersection of two "
                   "boxes over their union, not over the rectangle enclosing both as the reference divides it.",
                   False, direction="score")
-GRITS_SETTINGS = (IGNORE_PAGE, TRUE_IOU)
+TEXT_SIMILARITY = Option("text_similarity", "--text-similarity", str, "grits: GriTS_Con's similarity of two "
+                         "texts, 2 x m / (their lengths), m the characters of difflib's matching blocks (difflib, "
+                         "table-transformer's) or of their longest common subsequence (lcs, grits-metric's).",
+                         "difflib", direction="score", choices=("difflib", "lcs"))
+GRITS_SETTINGS = (IGNORE_PAGE, TRUE_IOU, PAIRING, AGGREGATE, TEXT_SIMILARITY)
 
 _SCORING = "convertables.scoring."
 DECLARED = (

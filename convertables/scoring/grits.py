@@ -14,12 +14,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Mapping
 
-from ..diagnostics import Diagnostic, Severity
+from ..diagnostics import Diagnostic, Severity, UsageError
 from ..model import Document, Table
 from .declarations import GRITS_SETTINGS
 from .metric import Scored, ScoreSettings
 from .presentation import Summary
-from .table_similarity import TableSimilarityMetric
+from .table_similarity import TableSimilarityMetric, pairing_described
 from .text import cell_text  # noqa: F401 (GriTS_Con's texts, here where its users look)
 
 
@@ -47,6 +47,14 @@ class GritsMetric(TableSimilarityMetric):
     headline = "grits_con"
     names = {"grits_con": "GriTS_Con", "grits_top": "GriTS_Top", "grits_loc": "GriTS_Loc"}
 
+    def pairing_key(self, settings: ScoreSettings) -> str:
+        """Pooled, the pairing maximises the page's summed matched similarity (its pooled GriTS_Con)."""
+        return "grits_matched_con" if settings.aggregate == "pooled" else "grits_con"
+
+    def check(self, settings: ScoreSettings) -> None:
+        if settings.pairing == "joined":
+            raise UsageError("--pairing joined applies to teds only (GriTS compares two grids, not trees)")
+
     def describe(self, settings: ScoreSettings) -> dict:
         return {
             "variant": "pubtables1m",
@@ -55,10 +63,8 @@ class GritsMetric(TableSimilarityMetric):
                                  "over the union (--true-iou)" if settings.true_iou else
                                  "over the rectangle enclosing both boxes, as the reference computes it"),
             "aggregation": "per table pair, GriTS = 2 x the similarity of the aligned grid positions / (the two "
-                           "tables' positions); acc_con: 1 where GriTS_Con is 1; tables paired by GriTS_Con on "
-                           "the same page, unpaired tables 0; total: mean over tables (the papers'); "
-                           "document_mean: mean over documents of their tables' mean; grits_loc where a table "
-                           "has cell boxes",
+                           "tables' positions); acc_con: 1 where GriTS_Con is 1; "
+                           + pairing_described(settings, "GriTS_Con") + "; grits_loc where a table has cell boxes",
         }
 
     def score(self, gt: Document, result: Document | None, settings: ScoreSettings,
@@ -87,18 +93,31 @@ class GritsMetric(TableSimilarityMetric):
         else:
             scored["gt_cells_without_box"] = _cells_without_box(gt)
             scored["result_cells_without_box"] = _cells_without_box(result) if result is not None else 0
+        if settings.aggregate == "pooled" and scored["tables"]:
+            scored["pooled"] = _pooled_sums(scored["tables"])
+            scored.update(_pooled_scores(scored["pooled"]))
+            scored["f1"] = scored["grits_con"]
         return scored
 
     def aggregate(self, records, settings: ScoreSettings) -> dict:
         without_box = {"gt": 0, "result": 0}
 
+        pooled: dict = {}
+
         def counted(records):  # (one walk: the records may be read back from disk as they come)
             for record in records:
+                for kind, sums in record.get("pooled", {}).items():
+                    total = pooled.setdefault(kind, [0.0, 0, 0])
+                    for k in range(3):
+                        total[k] += sums[k]
                 for side in without_box:
                     without_box[side] += record.get(f"{side}_cells_without_box", 0)
                 yield record
 
         out = super().aggregate(counted(records), settings)
+        if settings.aggregate == "pooled":
+            out["total"].update(_pooled_scores(pooled))
+            out["total"]["pooled"] = pooled
         for side, count in without_box.items():
             out["total"][f"{side}_cells_without_box"] = count
         return out
@@ -121,13 +140,15 @@ class GritsMetric(TableSimilarityMetric):
     def table_scores(self, gt, result, settings: ScoreSettings) -> dict:
         from .grits_alignment import grits_of_prepared
 
-        scores = grits_of_prepared(gt, result, bool(settings.true_iou))
+        scores = grits_of_prepared(gt, result, bool(settings.true_iou), counts=settings.aggregate == "pooled",
+                                   exact_lcs=settings.text_similarity == "lcs")
         return _ordered(scores, acc_con=float(scores["grits_con"] == 1.0))
 
     def unpaired_scores(self, table, settings: ScoreSettings) -> dict:
         from .grits_alignment import unpaired
 
-        return _ordered(unpaired(table), acc_con=0.0)
+        scores = _ordered(unpaired(table), acc_con=0.0)
+        return {**scores, "positions": table.positions} if settings.aggregate == "pooled" else scores
 
     def explain(self, gt, result, settings: ScoreSettings, record: dict | None = None, gt_file=None) -> dict:
         """The paired tables side by side, each cell with the cell its grid
@@ -154,6 +175,40 @@ class GritsMetric(TableSimilarityMetric):
 
 
 _LOC_SCORES = ("grits_loc", "grits_precision_loc", "grits_recall_loc")
+
+
+def _pooled_sums(tables: list[dict]) -> dict[str, list]:
+    """For each kind of GriTS a page's tables have: [matched similarity, true positions, predicted
+    positions] summed over its tables, an unpaired table's positions on its own side. The pairs'
+    matched similarities are summed as 32-bit floats, as grits-metric keeps and sums them."""
+    import numpy as np
+
+    sums: dict[str, list] = {}
+    matched: dict[str, list] = {}
+    for record in tables:
+        kinds = [k for k in ("con", "top", "loc") if record.get(f"grits_matched_{k}") is not None] or \
+            [k for k in ("con", "top", "loc") if record.get(f"grits_{k}") is not None]
+        for kind in kinds:
+            total = sums.setdefault(kind, [0.0, 0, 0])
+            if "positions" in record:  # unpaired
+                total[1 if record["result_table"] is None else 2] += record["positions"]
+            else:
+                matched.setdefault(kind, []).append(record[f"grits_matched_{kind}"])
+                total[1] += record["true_positions"]
+                total[2] += record["pred_positions"]
+    for kind, values in matched.items():
+        sums[kind][0] = float(np.array(values, dtype=np.float32).sum())
+    return sums
+
+
+def _pooled_scores(sums: dict) -> dict:
+    from .grits_alignment import fscore
+
+    out = {}
+    for kind, (matched, n_true, n_pred) in sums.items():
+        f, p, r = fscore(matched, n_true, n_pred)
+        out[f"grits_{kind}"], out[f"grits_precision_{kind}"], out[f"grits_recall_{kind}"] = f, p, r
+    return out
 
 
 def _cells_without_box(doc: Document) -> int:
@@ -217,6 +272,9 @@ def _ordered(scores: dict, acc_con: float) -> dict:
     for kind in ("con", "top", "loc"):
         out[f"grits_precision_{kind}"] = scores.get(f"grits_precision_{kind}")
         out[f"grits_recall_{kind}"] = scores.get(f"grits_recall_{kind}")
+    for key in ("grits_matched_con", "grits_matched_top", "grits_matched_loc", "true_positions", "pred_positions"):
+        if key in scores:
+            out[key] = scores[key]
     return out
 
 

@@ -216,13 +216,20 @@ def _area(boxes: np.ndarray) -> np.ndarray:
     return np.where(w > 0, w, 0.0) * np.where(h > 0, h, 0.0)
 
 
-def lcs_similarity(a_texts: Sequence[str], b_texts: Sequence[str]) -> np.ndarray:
+def lcs_similarity(a_texts: Sequence[str], b_texts: Sequence[str], exact: bool = False) -> np.ndarray:
     """The reference's text similarity of every text of ``a_texts`` (true) with
     every text of ``b_texts`` (predicted): ``2 * m / (len(a) + len(b))``, ``m``
-    the characters of difflib's matching blocks, and 1 for two empty texts."""
-    from .matching_blocks import matched_characters
+    the characters of difflib's matching blocks (``exact``: the length of the
+    longest common subsequence), and 1 for two empty texts."""
+    if exact:
+        from rapidfuzz.distance import LCSseq
+        from rapidfuzz.process import cdist
 
-    matched = matched_characters(a_texts, b_texts)
+        matched = cdist(list(a_texts), list(b_texts), scorer=LCSseq.similarity, dtype=np.int64)
+    else:
+        from .matching_blocks import matched_characters
+
+        matched = matched_characters(a_texts, b_texts)
     la = np.fromiter(map(len, a_texts), dtype=np.int64, count=len(a_texts))
     lb = np.fromiter(map(len, b_texts), dtype=np.int64, count=len(b_texts))
     total = la[:, None] + lb[None, :]
@@ -406,22 +413,29 @@ def _put(out: dict, kind: str, matched: float, n_true: int, n_pred: int) -> None
     out[f"grits_recall_{kind}"] = r
 
 
-def grits_of_prepared(true: PreparedTable, pred: PreparedTable, union_iou: bool = False) -> dict[str, float]:
+def grits_of_prepared(true: PreparedTable, pred: PreparedTable, union_iou: bool = False,
+                      counts: bool = False, exact_lcs: bool = False) -> dict[str, float]:
     """``grits_top``, ``grits_con`` and, where either table has cell boxes,
     ``grits_loc``, each with ``grits_precision_*`` and ``grits_recall_*`` (the
     reference's names). For GriTS_Loc, boxes are compared in the frame of the
     ground truth's boxes (of the result's where the ground truth has none); a
     position whose cell has no box in that frame matches nothing.
-    ``union_iou``: GriTS_Top and GriTS_Loc with the true IoU instead of the reference's."""
+    ``union_iou``: GriTS_Top and GriTS_Loc with the true IoU instead of the reference's.
+    ``exact_lcs``: GriTS_Con's texts compared by their longest common subsequence
+    (see :func:`lcs_similarity`). ``counts``: also each kind's summed similarity of the aligned positions
+    (``grits_matched_*``) and the two tables' positions (``true_positions``,
+    ``pred_positions``), which pooled GriTS sums."""
     out: dict[str, float] = {}
     n_true, n_pred = true.positions, pred.positions
+    if counts:
+        out["true_positions"], out["pred_positions"] = n_true, n_pred
     if n_true * n_pred > MAX_POSITION_PAIRS:
         (n_true_rows, n_true_cols), (n_pred_rows, n_pred_cols) = true.shape, pred.shape
         raise GridTooLarge(f"GriTS of a {n_true_rows} x {n_true_cols} and a {n_pred_rows} x {n_pred_cols} grid: "
                            f"{n_true * n_pred:,} pairs of positions to weigh (at most {MAX_POSITION_PAIRS:,})")
     iou = true_iou if union_iou else enclosing_iou
     kinds = ["top", "con"]
-    similarities = [iou(true.spans, pred.spans), lcs_similarity(true.texts, pred.texts)]
+    similarities = [iou(true.spans, pred.spans), lcs_similarity(true.texts, pred.texts, exact_lcs)]
     true_indexes = [true.span_index, true.text_index]
     pred_indexes = [pred.span_index, pred.text_index]
     frame = true.frame if true.frame is not None else pred.frame
@@ -435,6 +449,8 @@ def grits_of_prepared(true: PreparedTable, pred: PreparedTable, union_iou: bool 
         pred_indexes.append(pred.box_index)
     for kind, matched in zip(kinds, matched_similarities(similarities, true_indexes, pred_indexes)):
         _put(out, kind, matched, n_true, n_pred)
+        if counts:
+            out[f"grits_matched_{kind}"] = matched
     return out
 
 

@@ -43,8 +43,10 @@ class _CandidateFiles:
     a/b ground truths, a ground truth by its result's variants). A result that
     cannot be read is None, its error kept; a ground truth's error is raised."""
 
-    def __init__(self, metric: Metric, result_format: str | None, joined: dict | None = None):
+    def __init__(self, metric: Metric, result_format: str | None, joined: dict | None = None,
+                 gt_format: str | None = None):
         self.metric, self.result_format, self.joined = metric, result_format, joined or {}
+        self.gt_format = gt_format
         self.gts: dict[Path, Document] = {}
         self.results: dict[Path, Document | None] = {}
         self.errors: dict[Path, Diagnostic] = {}
@@ -54,7 +56,7 @@ class _CandidateFiles:
     def gt(self, path: Path) -> Document:
         if path not in self.gts:
             read_findings = Diagnostics(str(path))
-            self.gts[path] = _read(path, None, self.metric, diagnostics=read_findings)
+            self.gts[path] = _read(path, self.gt_format, self.metric, diagnostics=read_findings)
             self.findings += read_findings.items
         return self.gts[path]
 
@@ -129,7 +131,7 @@ def score_pair(pair_: DocumentPair, settings: ScoreSettings, explain: bool = Fal
     try:
         best = None
         alternatives = []
-        candidates = _CandidateFiles(metric, settings.result_format, pair_.joined)
+        candidates = _CandidateFiles(metric, settings.result_format, pair_.joined, settings.gt_format)
         for gt_file, result_file in zip(pair_.gt_files, pair_.result_files):
             result = candidates.result(result_file) if result_file is not None else None
             error = candidates.errors.get(result_file)
@@ -362,15 +364,17 @@ def score_paths(
     metric.check(settings)
     if jobs < 1:
         raise UsageError(f"jobs must be at least 1, not {jobs}")
-    if settings.result_format:
-        registry.get(settings.result_format).reader()
+    for format_name in (settings.result_format, settings.gt_format):
+        if format_name:
+            registry.get(format_name).reader()
     gt, result = Path(gt), Path(result)
     for path, what in ((gt, "ground truth"), (result, "results")):
         if not path.exists():
             raise UsageError(f"{path}: no such file or folder ({what})")
     suffixes = sorted(registry.folder_suffixes())
     result_suffixes = registry.get(settings.result_format).suffixes if settings.result_format else suffixes
-    gt_files = collect(gt, suffixes, metric.gt_model)
+    gt_files = collect(gt, registry.get(settings.gt_format).suffixes if settings.gt_format else suffixes,
+                       metric.gt_model)
     joined: dict = {}
     if join:
         from ..joining import group, per_table_name
@@ -383,7 +387,7 @@ def score_paths(
     else:
         result_files = collect(result, result_suffixes, metric.gt_model)
     # each container's documents, paired by their names there (read when scored, never held)
-    gt_files = containers.expand(gt_files)
+    gt_files = containers.expand(gt_files, registry.get(settings.gt_format) if settings.gt_format else None)
     result_files = containers.expand(result_files, registry.get(settings.result_format)
                                      if settings.result_format else None)
     if not gt_files:

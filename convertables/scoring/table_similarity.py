@@ -4,16 +4,19 @@ how they pair a document's tables, what their records hold, how they aggregate.
 * **Pairing**, as the structure metric pairs tables: each ground-truth table,
   in document order, takes the remaining result table on the same page
   (``--ignore-page``: any page) with the highest first score (the first on
-  ties, even at 0). Ground-truth tables left without one, and result tables
+  ties, even at 0); ``--pairing hungarian``: on each page, the one-to-one
+  pairing whose first scores sum highest. Ground-truth tables left without one, and result tables
   left over, are records of their own scoring 0 on every score (a metric may
   leave a score it cannot give such a table empty: GriTS_Loc without boxes).
 * **Records**: a document's ``tables`` (each with ``gt_table``, ``result_table``
   and the scores), its mean of each score over those records, and ``f1``, the
   mean of the first score (what picks among a document's candidates).
 * **Aggregates**: ``total`` holds the mean of each score over all the tables of
-  all documents (``table_mean``: the papers' convention, PubTabNet's and
-  PubTables-1M's), and ``document_mean`` the mean over documents of their
-  means. A document with no table on either side has no records and counts in
+  all documents (the papers' convention, PubTabNet's and PubTables-1M's;
+  ``--aggregate page``: the mean over documents of their means, as benchmarks
+  of whole pages report it), and ``document_mean`` the mean over documents of
+  their means. Beside them, ``detection``: ground-truth tables, result tables
+  and pairs made, with precision, recall and F1, per document and pooled. A document with no table on either side has no records and counts in
   neither. A score a table pair does not have (None) is left out of its means.
 """
 
@@ -23,6 +26,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
 
 from ..model import Document, Table
+from . import precision_recall
 from .metric import Metric, ScoreSettings
 from .presentation import Rows, Summary, notes, problem, title, warnings_field
 
@@ -42,6 +46,10 @@ class TableSimilarityMetric(Metric):
         """The scores of a ground-truth table against a result table (both prepared)."""
         raise NotImplementedError
 
+    def pairing_key(self, settings: ScoreSettings) -> str:
+        """The score the Hungarian pairing maximises the sum of: the first score."""
+        return self.scores[0]
+
     def unpaired_scores(self, table: Any, settings: ScoreSettings) -> dict[str, float | None]:
         """The scores of a table (prepared) left without a partner: 0 on every score."""
         return dict.fromkeys(self.scores, 0.0)
@@ -53,9 +61,35 @@ class TableSimilarityMetric(Metric):
         result = result or Document()
         gt_prepared = [self.prepare(table, gt, settings) for table in gt.tables]
         result_prepared = [self.prepare(table, result, settings) for table in result.tables]
-        remaining = list(range(len(result.tables)))
         first = self.scores[0]
+        if settings.pairing == "hungarian":
+            partners = self._hungarian(gt, result, gt_prepared, result_prepared, settings)
+        else:
+            partners = self._greedy(gt, result, gt_prepared, result_prepared, settings)
         records = []
+        for g, table in enumerate(gt.tables):
+            if g not in partners:
+                records.append({"gt_table": table.id, "result_table": None,
+                                **self.unpaired_scores(gt_prepared[g], settings)})
+            else:
+                r, scores = partners[g]
+                records.append({"gt_table": table.id, "result_table": result.tables[r].id, **scores})
+        paired = {r for r, _ in partners.values()}
+        records += [{"gt_table": None, "result_table": result.tables[r].id,
+                     **self.unpaired_scores(result_prepared[r], settings)}
+                    for r in range(len(result.tables)) if r not in paired]
+        detection = {"gt": len(gt.tables), "detected": len(result.tables), "correct": len(partners)}
+        means = self._means(records)
+        return {"tables": records, "table_count": len(records), **means,
+                "f1": means[first] if records else 1.0,
+                "detection": {**detection, **precision_recall.scores(**detection)}}
+
+    def _greedy(self, gt, result, gt_prepared, result_prepared, settings) -> dict[int, tuple[int, dict]]:
+        """Each ground-truth table, in order, takes the remaining result table on its
+        page with the highest first score (the first on ties, even at 0)."""
+        first = self.scores[0]
+        remaining = list(range(len(result.tables)))
+        partners = {}
         for g, table in enumerate(gt.tables):
             best = None
             for r in remaining:
@@ -64,17 +98,34 @@ class TableSimilarityMetric(Metric):
                 scores = self.table_scores(gt_prepared[g], result_prepared[r], settings)
                 if best is None or scores[first] > best[1][first]:
                     best = (r, scores)
-            if best is None:
-                records.append({"gt_table": table.id, "result_table": None,
-                                **self.unpaired_scores(gt_prepared[g], settings)})
-            else:
+            if best is not None:
                 remaining.remove(best[0])
-                records.append({"gt_table": table.id, "result_table": result.tables[best[0]].id, **best[1]})
-        records += [{"gt_table": None, "result_table": result.tables[r].id,
-                     **self.unpaired_scores(result_prepared[r], settings)} for r in remaining]
-        means = self._means(records)
-        return {"tables": records, "table_count": len(records), **means,
-                "f1": means[first] if records else 1.0}
+                partners[g] = best
+        return partners
+
+    def _hungarian(self, gt, result, gt_prepared, result_prepared, settings) -> dict[int, tuple[int, dict]]:
+        """On each page (``--ignore-page``: over the document), the one-to-one
+        pairing of as many tables as the smaller side has whose first scores sum
+        highest (the Hungarian method)."""
+        from .assignment import max_weight_assignment
+
+        first = self.pairing_key(settings)
+        pages: dict = {}
+        for g, table in enumerate(gt.tables):
+            pages.setdefault(None if settings.ignore_page else table.page, ([], []))[0].append(g)
+        for r, table in enumerate(result.tables):
+            key = None if settings.ignore_page else table.page
+            if key in pages:
+                pages[key][1].append(r)
+        partners = {}
+        for gts, results in pages.values():
+            if not results:
+                continue
+            scores = [[self.table_scores(gt_prepared[g], result_prepared[r], settings) for r in results]
+                      for g in gts]
+            for i, j in max_weight_assignment([[s[first] for s in row] for row in scores]):
+                partners[gts[i]] = (results[j], scores[i][j])
+        return partners
 
     def _means(self, records: list[dict]) -> dict[str, float | None]:
         return {name: _mean([record[name] for record in records]) for name in self.scores}
@@ -87,8 +138,12 @@ class TableSimilarityMetric(Metric):
         over_tables = {name: _Mean() for name in self.scores}
         over_documents = {name: _Mean() for name in self.scores}
         documents = tables = scored = 0
+        detection = {"gt": 0, "detected": 0, "correct": 0}
         for record in records:
             documents += 1
+            for key, count in record.get("detection", {}).items():
+                if key in detection:
+                    detection[key] += count
             if record["tables"]:
                 scored += 1
                 for name in self.scores:
@@ -97,9 +152,11 @@ class TableSimilarityMetric(Metric):
                 tables += 1
                 for name in self.scores:
                     over_tables[name].add(table[name])
+        headline = over_documents if settings.aggregate == "page" else over_tables
         return {
-            "total": {"documents": documents, "tables": tables,
-                      **{name: mean.value() for name, mean in over_tables.items()}},
+            "total": {"documents": documents, "tables": tables, "aggregate": settings.aggregate,
+                      **{name: mean.value() for name, mean in headline.items()},
+                      "detection": {**detection, **precision_recall.scores(**detection)}},
             "document_mean": {"documents": scored, **{name: mean.value() for name, mean in over_documents.items()}},
         }
 
@@ -124,6 +181,21 @@ class TableSimilarityMetric(Metric):
             yield [record["document"], record["gt_file"], record["result_file"] or "",
                    record.get("table_count", ""), *(_csv(record.get(name, "")) for name in self.scores),
                    problem(record), warnings_field(record)]
+
+
+def pairing_described(settings: ScoreSettings, first: str) -> str:
+    """What the report says of how tables were paired and the scores averaged."""
+    where = "in the document" if settings.ignore_page else "on the same page"
+    if settings.pairing == "joined":
+        pairing = f"all the tables {where} joined into one tree a side and scored once"
+    elif settings.pairing == "hungarian":
+        pairing = f"tables paired {where} by the Hungarian method on {first} (greatest sum)"
+    else:
+        pairing = f"tables paired greedily by {first} {where}"
+    total = ("mean over documents of their tables' mean" if settings.aggregate == "page" else
+             "mean over tables (the papers')")
+    return (f"{pairing}, unpaired tables 0; total: {total}; document_mean: mean over documents of their "
+            "tables' mean")
 
 
 class _Mean:

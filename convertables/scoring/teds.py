@@ -29,16 +29,21 @@ trees (:meth:`TedsMetric.explain`, :func:`mapped_cells`).
 
 from __future__ import annotations
 
+import html
+import re
 from dataclasses import dataclass
 
-from ..model import Cell, Table
+from ..diagnostics import UsageError
+from ..model import Cell, Document, Table
 from ..skeleton import CELL_OPENINGS, skeleton
+from . import precision_recall
 from .declarations import TEDS_SETTINGS
 from .metric import ScoreSettings, TableTooLarge
-from .table_similarity import TableSimilarityMetric
+from .table_similarity import TableSimilarityMetric, pairing_described
 
 _GROUPS = frozenset({"<thead>", "<tbody>", "<tfoot>", "<tr>"})
 _GROUP_ENDS = frozenset({"</thead>", "</tbody>", "</tfoot>", "</tr>"})
+_DROPPED = frozenset({"<thead>", "<tbody>"})
 
 
 @dataclass
@@ -67,8 +72,11 @@ def _is_tag(token: str) -> bool:
     return len(token) > 2 and token[0] == "<" and token[-1] == ">"
 
 
-def table_tree(table: Table, th_text: bool = False) -> TedsTree:
-    """The TEDS tree of a table (``th_text``: read ``<th>`` cells as ``<td>`` ones)."""
+def table_tree(table: Table, th_text: bool = False, th_as_td: bool = False, drop_groups: bool = False) -> TedsTree:
+    """The TEDS tree of a table (``th_text``: read ``<th>`` cells' spans and text as
+    ``<td>`` ones'; ``th_as_td``: make them ``<td>`` nodes; ``drop_groups``: no
+    nodes for ``<thead>`` and ``<tbody>``, their rows placed under the table)."""
+    th_text = th_text or th_as_td
     tokens, cells = skeleton(table)
     # Built in preorder as nested lists [tag, cell or None, children], then numbered in postorder.
     root: list = ["table", None, []]
@@ -79,7 +87,7 @@ def table_tree(table: Table, th_text: bool = False) -> TedsTree:
     while k < len(tokens):
         token = tokens[k]
         if token in CELL_OPENINGS:
-            tag = token[1:3]
+            tag = "td" if th_as_td else token[1:3]
             if len(token) == 3:  # "<td": attributes follow until ">"
                 while k < len(tokens) and tokens[k] != ">":
                     k += 1
@@ -104,6 +112,8 @@ def table_tree(table: Table, th_text: bool = False) -> TedsTree:
                             elements += 1
             else:
                 elements += sum(1 for item in inline if _is_tag(item) and item[1] != "/")
+        elif drop_groups and token in _DROPPED:
+            pass
         elif token in _GROUPS:
             node = [token[1:-1], None, []]
             stack[-1][2].append(node)
@@ -162,8 +172,47 @@ def _encoded(tokens: tuple[str, ...], codes: dict[str, str]) -> str:
     return "".join(out)
 
 
-def rename_costs(t1: TedsTree, t2: TedsTree, structure_only: bool):
-    """The rename cost of every node pair (rows: ``t1``'s nodes, postorder), a numpy array."""
+def normalised_text(tokens: tuple[str, ...]) -> str:
+    """A cell's tokens as one text, HTML entities decoded, ``<br>`` a line break,
+    whitespace runs one space, trimmed (``--cell-text normalised``)."""
+    text = _BR.sub("\n", html.unescape("".join(tokens)))
+    return _WHITESPACE.sub(" ", text).strip()
+
+
+_BR = re.compile(r"<br\s*/?>")
+_WHITESPACE = re.compile(r"\s+")
+
+
+def joined_tree(trees: list[TedsTree]) -> TedsTree:
+    """The tables' trees as one, under a ``<table>`` root: a page scored whole
+    (``--pairing joined``). Its elements are theirs and their roots."""
+    tags: list[str] = []
+    parent: list[int] = []
+    spans: list = []
+    tokens: list = []
+    cells: list = []
+    roots = []
+    for tree in trees:
+        offset = len(tags)
+        tags += tree.tags
+        parent += [p + offset if p >= 0 else -1 for p in tree.parent]
+        spans += tree.spans
+        tokens += tree.tokens
+        cells += tree.cells
+        roots.append(len(tags) - 1)
+    for root in roots:
+        parent[root] = len(tags)
+    tags.append("table")
+    parent.append(-1)
+    spans.append(None)
+    tokens.append(None)
+    cells.append(None)
+    return TedsTree(tags, parent, spans, tokens, sum(t.elements + 1 for t in trees), cells)
+
+
+def rename_costs(t1: TedsTree, t2: TedsTree, structure_only: bool, normalised: bool = False):
+    """The rename cost of every node pair (rows: ``t1``'s nodes, postorder), a
+    numpy array (``normalised``: cells compared by :func:`normalised_text`)."""
     import numpy as np  # (here, not at the top: the other metrics are scored without numpy)
 
     vocabulary: dict[str, int] = {}
@@ -186,8 +235,9 @@ def rename_costs(t1: TedsTree, t2: TedsTree, structure_only: bool):
     codes: dict[str, str] = {}
     strings1: dict[str, int] = {}
     strings2: dict[str, int] = {}
-    s1 = np.array([strings1.setdefault(_encoded(t1.tokens[i], codes), len(strings1)) for i in rows])
-    s2 = np.array([strings2.setdefault(_encoded(t2.tokens[j], codes), len(strings2)) for j in cols])
+    text = normalised_text if normalised else lambda tokens: _encoded(tokens, codes)
+    s1 = np.array([strings1.setdefault(text(t1.tokens[i]), len(strings1)) for i in rows])
+    s2 = np.array([strings2.setdefault(text(t2.tokens[j]), len(strings2)) for j in cols])
     unique1, unique2 = list(strings1), list(strings2)
     edits = cdist(unique1, unique2, scorer=Levenshtein.distance, dtype=np.int64)
     longer = np.maximum(np.array([len(s) for s in unique1])[:, None], np.array([len(s) for s in unique2])[None, :])
@@ -237,9 +287,10 @@ def check_tree_size(table: Table) -> None:
                             f"x {cols:,} columns, {len(cells):,} cells), more than {MAX_TREE_NODES:,}")
 
 
-def teds_pair(gt: PreparedTree, result: PreparedTree) -> tuple[float, float]:
-    """(TEDS, TEDS-struct) of two tables (:class:`TableTooLarge` beyond
-    :data:`MAX_NODE_PAIRS` pairs of their nodes)."""
+def teds_pair(gt: PreparedTree, result: PreparedTree, normalised: bool = False) -> tuple[float, float]:
+    """(TEDS, TEDS-struct) of two tables (``normalised``: cells compared by
+    :func:`normalised_text`; :class:`TableTooLarge` beyond :data:`MAX_NODE_PAIRS`
+    pairs of their nodes)."""
     from . import tree_edit
 
     pairs = len(gt.tree.tags) * len(result.tree.tags)
@@ -250,7 +301,7 @@ def teds_pair(gt: PreparedTree, result: PreparedTree) -> tuple[float, float]:
     elements = max(gt.tree.elements, result.tree.elements)
     if elements == 0:
         return 1.0, 1.0  # two tables with nothing inside (the reference divides by zero)
-    full = tree_edit.distance(result.shape, gt.shape, rename_costs(result.tree, gt.tree, False))
+    full = tree_edit.distance(result.shape, gt.shape, rename_costs(result.tree, gt.tree, False, normalised))
     struct = tree_edit.distance(result.shape, gt.shape, rename_costs(result.tree, gt.tree, True))
     return 1.0 - full / elements, 1.0 - struct / elements
 
@@ -285,10 +336,16 @@ class TedsMetric(TableSimilarityMetric):
     headline = "teds"
     names = {"teds": "TEDS", "teds_struct": "TEDS-struct"}
 
+    def check(self, settings: ScoreSettings) -> None:
+        if settings.aggregate == "pooled":
+            raise UsageError("--aggregate pooled applies to grits only (TEDS has no similarity to pool)")
+
     def score(self, gt, result, settings: ScoreSettings, unreadable: bool = False, gt_file=None):
         if settings.body_table_only:
             gt = _reference_tables(gt)
             result = _reference_tables(result) if result is not None else None
+        if settings.pairing == "joined":
+            return self._joined(gt, result, settings)
         return super().score(gt, result, settings, unreadable, gt_file)
 
     def describe(self, settings: ScoreSettings) -> dict:
@@ -297,17 +354,51 @@ class TedsMetric(TableSimilarityMetric):
             "normalisation": "none: the cells' tokens as the source gives them (characters and inline tags); "
                              + ("the text of <th> cells compared as <td>'s" if settings.th_text == "compare" else
                                 "the text of <th> cells ignored, as PubTabNet's reference does"),
-            "aggregation": "per table pair, 1 - tree edit distance / the larger table's element count; tables "
-                           "paired by TEDS on the same page, unpaired tables 0; total: mean over tables (the "
-                           "papers'); document_mean: mean over documents of their tables' mean",
+            "aggregation": "per table pair, 1 - tree edit distance / the larger table's element count; "
+                           + pairing_described(settings, "TEDS"),
         }
 
     def prepare(self, table: Table, document, settings: ScoreSettings) -> PreparedTree:
+        return PreparedTree(self._tree(table, settings))
+
+    @staticmethod
+    def _tree(table: Table, settings: ScoreSettings) -> TedsTree:
         check_tree_size(table)
-        return PreparedTree(table_tree(table, th_text=settings.th_text == "compare"))
+        return table_tree(table, th_text=settings.th_text == "compare", th_as_td=settings.th_text == "as-td",
+                          drop_groups=settings.row_groups == "drop")
 
     def table_scores(self, gt: PreparedTree, result: PreparedTree, settings: ScoreSettings) -> dict[str, float]:
-        return dict(zip(self.scores, teds_pair(gt, result)))
+        return dict(zip(self.scores, teds_pair(gt, result, settings.cell_text == "normalised")))
+
+    def _joined(self, gt, result, settings: ScoreSettings) -> dict:
+        """A record of one entry a page: all its ground-truth tables against all its
+        result tables, each side one tree; a page without ground-truth tables is not
+        scored, one without result tables scores 0."""
+        result = result or Document()
+        pages: dict = {}
+        for side, document in enumerate((gt, result)):
+            for table in document.tables:
+                key = None if settings.ignore_page else table.page
+                if side == 0 or key in pages:
+                    pages.setdefault(key, ([], []))[side].append(table)
+        records = []
+        for gt_tables, result_tables in pages.values():
+            record = {"gt_table": gt_tables[0].id, "result_table": result_tables[0].id if result_tables else None,
+                      "joined": {"gt_tables": [t.id for t in gt_tables],
+                                 "result_tables": [t.id for t in result_tables]}}
+            if not result_tables:
+                records.append({**record, **dict.fromkeys(self.scores, 0.0)})
+                continue
+            gt_tree, result_tree = (PreparedTree(joined_tree([self._tree(t, settings) for t in tables]))
+                                    for tables in (gt_tables, result_tables))
+            records.append({**record, **self.table_scores(gt_tree, result_tree, settings)})
+        detection = {"gt": len(gt.tables), "detected": len(result.tables),
+                     "correct": sum(min(len(r["joined"]["gt_tables"]), len(r["joined"]["result_tables"]))
+                                    for r in records)}
+        means = self._means(records)
+        return {"tables": records, "table_count": len(records), **means,
+                "f1": means[self.scores[0]] if records else 1.0,
+                "detection": {**detection, **precision_recall.scores(**detection)}}
 
     def explain(self, gt, result, settings: ScoreSettings, record: dict | None = None, gt_file=None) -> dict:
         """The paired tables side by side, each cell with the cell that TEDS's
