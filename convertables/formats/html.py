@@ -30,7 +30,8 @@ or 100,000 cells of colspan 1000 cost their number of cells, not their area.
 Content is the cell's visible text (scripts, styles and nested tables left
 out), whitespace runs collapsed to one space, ``<br>`` and block boundaries as a
 line break; comments, processing instructions and doctypes are not text, the
-text after them is. ``<th>`` sets the header flag. Every ``<table>`` is a table, in
+text after them is. A ``<th>``, a cell in ``<thead>`` and a ``<td scope>`` are
+header cells. Every ``<table>`` is a table, in
 document order; a nested table is a table of its own.
 
 Pages: a ``data-page`` attribute on the table (written by convertables), else
@@ -48,9 +49,16 @@ labels they are dropped (``pandas-labels`` info), unless
 ``ReadOptions.extra["keep_pandas_labels"]``.
 
 The writer writes one ``<table>`` per table, its regions merged by their
-increments, with ``rowspan``/``colspan``, ``<th>`` for header cells and empty
-``<td>`` where a row has a hole, so that a browser puts every cell where the
-model has it.
+increments: the table's HTML skeleton (:mod:`convertables.skeleton`, the tree
+TEDS compares: the source's own where it still fits the cells, else one made
+from the grid, header rows in ``<thead>``, the rest in ``<tbody>``, an empty
+``<td>`` where a row has a hole), ``rowspan``/``colspan``, and each cell's
+inline markup (``Cell.markup``: ``<b>``, ``<sup>``...) or its text, line breaks
+as ``<br>``. Header cells (``--header-cells``): by default as the source's
+skeleton has them, else as PubTabNet writes them (``<td>`` in ``<thead>``) and
+``<td scope="row">`` outside the header rows, all read back as header cells,
+so that TEDS compares the same tree; ``th`` writes every one as ``<th>``
+(which TEDS reads without its text), ``td`` every one as ``<td>``.
 """
 
 from __future__ import annotations
@@ -62,8 +70,9 @@ from lxml import etree
 from ..diagnostics import Diagnostics
 from ..grid import drop_pandas_default_labels
 from ..model import Cell, Document, Region, Table
-from ..options import PAGE, PANDAS_LABELS, ReadOptions, WriteOptions
+from ..options import PAGE, PANDAS_LABELS, Option, ReadOptions, WriteOptions
 from ..registry import Format
+from ..skeleton import CELL_OPENINGS, own_skeleton_fits, placed, skeleton
 from ..sniffing import xml_root
 
 COLSPAN_MAX = 1000  # the WHATWG caps
@@ -141,6 +150,8 @@ class _Model:
         self.growing: list[Cell] = []
         self.overlaps = 0
         self.bad_spans: list[str] = []
+        self.in_head = False
+        """Rows of a <thead>: their cells are header cells, <td> or <th>."""
         self.structure: list[str] = []
         """The table's skeleton as PubTabNet's structure tokens (Table.html_structure)."""
 
@@ -167,10 +178,12 @@ class _Model:
         k = 0
         x = 0
         cells = self.cells
+        in_head = self.in_head
         for element in elements:
             tag = element.tag
             if tag != "td" and tag != "th":
                 continue
+            header = in_head or tag == "th"
             if k < n:
                 while k < n and intervals[k][1] < x:
                     k += 1
@@ -180,6 +193,8 @@ class _Model:
                     while k < n and intervals[k][1] < x:
                         k += 1
             if element.items():
+                if element.get("scope") is not None:  # a <td scope>: HTML 4's cell both header and data
+                    header = True
                 colspan, rowspan = _spans(element, self.bad_spans)
                 x1 = x + colspan - 1
                 if rowspan == 0:
@@ -226,7 +241,7 @@ class _Model:
             cell.end_col = x1
             cell.content = text
             cell.id = cell.bbox = None
-            cell.header = tag == "th"
+            cell.header = header
             cell.instructions = ()
             cell.markup = markup
             if k < n and intervals[k][0] <= x1:
@@ -290,8 +305,10 @@ def form_table(table_el) -> _Model:
         elif name == "thead" or name == "tbody":
             model.end_row_group()
             model.structure.append(f"<{name}>")
+            model.in_head = name == "thead"
             for row in _rows_of(child):
                 model.row(row)
+            model.in_head = False
             model.structure.append(f"</{name}>")
             model.end_row_group()
     for row in _rows_of(loose):
@@ -721,67 +738,132 @@ def _escape(text: str) -> str:
     return text.translate(_ESCAPES)
 
 
-def _table_html(table: Table, diagnostics: Diagnostics) -> str:
-    cells = []
-    for region in table.regions:
-        for c in region.cells:
-            cells.append((c.start_row + region.row_increment, c.start_col + region.col_increment,
-                          c.end_row + region.row_increment, c.end_col + region.col_increment, c))
-    cells.sort(key=lambda t: (t[0], t[1]))
+_MARKUP_TAG = re.compile(r"</?([A-Za-z][A-Za-z0-9]*)>")
+_VOID = {"br", "hr", "img", "wbr"}  # written without a closing tag, which a parser would drop or misread
+
+
+def cell_inner_html(cell: Cell) -> str:
+    """The HTML inside a cell: its ``markup`` where it has one (inline tags as
+    written, characters escaped), else its content, line breaks as ``<br>``."""
+    if cell.markup is None:
+        return "<br>".join(_escape(part) for part in (cell.content or "").split("\n"))
+    out = []
+    for token in cell.markup:
+        tag = _MARKUP_TAG.fullmatch(token) if len(token) > 2 else None
+        if tag is None:
+            out.append(_escape(token))
+        elif not (token[1] == "/" and tag.group(1).lower() in _VOID):
+            out.append(token)
+    return "".join(out)
+
+
+def _overlapping(placed_cells: list) -> set[int]:
+    """The ids of the cells (row-major) that start on a slot an earlier cell covers."""
+    found: set[int] = set()
+    covering: list[tuple[int, int, int]] = []  # (first column, last column, last row) of cells from rows above
+    row, x = None, 0
+    spanning: list[tuple[int, int, int]] = []
+    for r0, c0, r1, c1, cell in placed_cells:
+        if r0 != row:
+            covering = [c for c in covering + spanning if c[2] >= r0]
+            spanning = []
+            row, x = r0, 0
+        if c0 < x or any(c[0] <= c1 and c0 <= c[1] for c in covering):
+            found.add(id(cell))
+            continue
+        if r1 > r0:
+            spanning.append((c0, c1, r1))
+        x = c1 + 1
+    return found
+
+
+def _header_tag(cell: Cell, in_head: bool, header_cells: str) -> str:
+    """The opening of a cell as ``--header-cells`` writes it (without ``>``)."""
+    if not cell.header:
+        return "<td"
+    if header_cells == "th":
+        return "<th"
+    if in_head:
+        return "<td"
+    # A header cell outside the header rows: <td scope> (HTML 4's header-and-data
+    # cell) keeps the flag without changing the tree TEDS compares.
+    return "<td" if header_cells == "td" else '<td scope="row"'
+
+
+def _table_html(table: Table, diagnostics: Diagnostics, header_cells: str, lost: list[int]) -> str:
+    """The table as HTML: its skeleton (:mod:`convertables.skeleton`, the tree
+    TEDS compares: the source's own where it fits, else made from the grid) with
+    each cell's inner HTML, header cells as ``header_cells`` says."""
+    placed_cells = placed(table)
     page = table.page or 1
     out = [f'<table data-table="{table.id}" data-page="{page}">']
-    if not cells:
-        out.append("</table>")
-        return "\n".join(out)
-    covering: list[tuple[int, int, int]] = []  # (x0, x1, last row) of cells from rows above
-    rows: dict[int, list] = {}
-    for entry in cells:
-        rows.setdefault(entry[0], []).append(entry)
-    last_row = max(e[2] for e in cells)
-    height, width = last_row - min(rows) + 1, max(e[3] for e in cells) + 1
-    if height * width > MAX_WRITTEN_SLOTS:
-        raise diagnostics.fail("html-too-large", f"table {table.id} spans {height:,} rows and {width:,} columns; "
-                                                 f"tables of more than {MAX_WRITTEN_SLOTS:,} slots are not written")
-    for y in range(min(rows), last_row + 1):
-        covering = [c for c in covering if c[2] >= y]
-        line = ["<tr>"]
-        x = 0
-        for r0, c0, r1, c1, cell in rows.get(y, []):
-            if c0 < x:
-                diagnostics.warning("html-overlap", f"table {table.id}: overlapping cells cannot be written "
-                                                    "as HTML; one is left out")
-                continue
-            while x < c0:
-                cover = next((c for c in covering if c[0] <= x <= c[1]), None)
-                if cover:
-                    x = cover[1] + 1
-                else:
-                    line.append("<td></td>")
-                    x += 1
-            if x > c0:
-                diagnostics.warning("html-overlap", f"table {table.id}: a cell at row {r0}, column {c0} lies "
-                                                    "under a spanning cell; left out")
-                continue
-            tag = "th" if cell.header else "td"
-            attrs = ""
-            if r1 > r0:
-                attrs += f' rowspan="{r1 - r0 + 1}"'
-            if c1 > c0:
-                attrs += f' colspan="{c1 - c0 + 1}"'
-            text = "<br>".join(_escape(part) for part in (cell.content or "").split("\n"))
-            line.append(f"<{tag}{attrs}>{text}</{tag}>")
-            if r1 > y:
-                covering.append((c0, c1, r1))
-            x = c1 + 1
-        line.append("</tr>")
-        out.append("".join(line))
+    if placed_cells:
+        first, last = placed_cells[0][0], max(e[2] for e in placed_cells)
+        height, width = last - first + 1, max(e[3] for e in placed_cells) + 1
+        if height * width > MAX_WRITTEN_SLOTS:
+            raise diagnostics.fail("html-too-large", f"table {table.id} spans {height:,} rows and {width:,} columns; "
+                                                     f"tables of more than {MAX_WRITTEN_SLOTS:,} slots are not written")
+    own = own_skeleton_fits(table)
+    if not own:
+        overlapping = _overlapping(placed_cells)
+        if overlapping:
+            diagnostics.warning("html-overlap", f"table {table.id}: {len(overlapping)} cell(s) on slots another "
+                                                "cell covers cannot be written as HTML; left out")
+            kept = [cell for *_, cell in placed_cells if id(cell) not in overlapping]
+            table = Table(table.id, [Region(0, page, cells=kept)])
+    tokens, cells = skeleton(table)
+    line: list[str] = []
+    in_head = False
+    k = index = 0
+    while k < len(tokens):
+        token = tokens[k]
+        if token in CELL_OPENINGS:
+            cell = cells[index]
+            index += 1
+            attributes = ""
+            if len(token) == 3:  # "<td" / "<th": the spans follow until ">"
+                k += 1
+                while k < len(tokens) and tokens[k] != ">":
+                    attributes += tokens[k]
+                    k += 1
+            tag = token[:3]
+            if not own or header_cells == "th":
+                tag = _header_tag(cell, in_head, header_cells)
+            elif header_cells == "td" and tag == "<th":
+                tag = "<td"
+            if cell.header and not in_head and header_cells == "td":
+                lost[0] += 1
+            name = tag[1:3]
+            line.append(f"{tag}{attributes}>{cell_inner_html(cell)}</{name}>")
+            k += 1
+            while k < len(tokens) and tokens[k] in ("</td>", "</th>"):
+                k += 1
+            continue
+        if token == "<thead>":
+            in_head = True
+        elif token == "</thead>":
+            in_head = False
+        if token in ("<tr>",):
+            line = [token]
+        elif token == "</tr>":
+            line.append(token)
+            out.append("".join(line))
+            line = []
+        else:
+            out.append(token)
+        k += 1
     out.append("</table>")
     return "\n".join(out)
 
 
 def write(doc: Document, diagnostics: Diagnostics, options: WriteOptions = WriteOptions()) -> bytes:
     title = _escape(doc.filename or "tables")
-    body = "\n".join(_table_html(t, diagnostics) for t in doc.tables)
+    header_cells = options.header_cells or "source"
+    lost = [0]
+    body = "\n".join(_table_html(t, diagnostics, header_cells, lost) for t in doc.tables)
+    if lost[0]:
+        diagnostics.warning("lossy-header", f"{lost[0]} header cell(s) outside the header rows written as <td> "
+                                            "(--header-cells td): read back, they are data cells")
     page = (
         "<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n"
         '<meta name="generator" content="convertables">\n'
@@ -807,7 +889,13 @@ def sniff(head: bytes) -> bool:
     return root is not None and root.lower() in _HTML_ROOTS
 
 
+HEADER_CELLS = Option(
+    "header_cells", "--header-cells", str,
+    "HTML output: source (as the table's own HTML skeleton has them, else as PubTabNet writes them: <td> in "
+    "<thead>, <td scope> elsewhere), th (every header cell as <th>) or td (every one as <td>).",
+    "source", "write", choices=("source", "th", "td"))
+
 FORMAT = Format(
     "html", "HTML tables (also FineReader, Acrobat and pandas exports)", (".html", ".htm", ".xhtml"), sniff,
-    ("structure",), read, write, options=(PAGE, PANDAS_LABELS),
+    ("structure",), read, write, options=(PAGE, PANDAS_LABELS, HEADER_CELLS),
 )
