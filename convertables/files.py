@@ -268,10 +268,15 @@ def dumps(
     diagnostics: Diagnostics | None = None,
 ) -> bytes:
     """The bytes of ``doc`` written in ``format``, its boxes first converted to
-    the format's own frame where ``options`` say how."""
+    the format's own frame where ``options`` say how; what the format cannot hold
+    of the document is said (``lossy-*`` warnings, :mod:`convertables.losses`)."""
+    from .losses import warn_losses
+
     fmt = registry.get(format)
     diagnostics = diagnostics if diagnostics is not None else Diagnostics()
-    return fmt.writer()(_in_native_frame(doc, fmt, options, diagnostics), diagnostics, options)
+    data = fmt.writer()(_in_native_frame(doc, fmt, options, diagnostics), diagnostics, options)
+    warn_losses(doc, fmt, options, diagnostics)
+    return data
 
 
 def _in_native_frame(doc: Document, to_format: Format, options: WriteOptions, diagnostics: Diagnostics) -> Document:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Callable, NamedTuple
 
 from . import registry
+from .containers import MemberRef, read_member
 from .diagnostics import Diagnostics
 from .model import Document, Table
 from .options import ReadOptions
@@ -38,8 +39,9 @@ class TableFile(NamedTuple):
     path: Path
 
 
-def per_table_name(path: Path) -> TableFile | None:
-    """What a per-table file's name says (None where it says no page and table)."""
+def per_table_name(path) -> TableFile | None:
+    """What a per-table file's name says (None where it says no page and table);
+    ``path`` may be a container's record (:class:`~convertables.containers.MemberRef`)."""
     stem = registry.without_suffix(path.name)
     for pattern in PER_TABLE_NAMES:
         match = pattern.match(stem)
@@ -58,7 +60,8 @@ def group(paths: list[Path]) -> tuple[dict[Path, list[TableFile]], list[Path]]:
         if found is None:
             others.append(path)
         else:
-            groups.setdefault(path.parent / found.document, []).append(found)
+            folder = path.container.parent if isinstance(path, MemberRef) else path.parent
+            groups.setdefault(folder / found.document, []).append(found)
     for files in groups.values():
         files.sort(key=lambda f: (f.page, f.table, f.path.name))
     return groups, others
@@ -99,7 +102,13 @@ def read_joined(table_files: list[TableFile], from_format: Format | None = None,
                                                   f"{table_file.table} again, as {first} is: left out")
     table_files = [f for f in table_files if kept[f[1:3]] == f.path]
 
-    def read_one(path: Path) -> Document:
+    def read_one(path) -> Document:
+        if isinstance(path, MemberRef):
+            own = Diagnostics(str(path))
+            try:
+                return read_member(path, options, own)
+            finally:
+                diagnostics.items.extend(own.items)
         data = files.read_bytes_of(path)
         fmt = from_format or files.detect_format(path, data)
         own = Diagnostics(str(path))

@@ -403,4 +403,5 @@ def validate(data: bytes, diagnostics: Diagnostics, model: str | None = None) ->
 
 
 FORMAT = Format("json", "convertables canonical JSON", (".json",), sniff, ("region", "structure"), read, write,
-                validate=validate)
+                validate=validate, holds=frozenset({"text", "breaks", "spans", "blank", "unknown", "header-rows", "header-cells", "markup",
+                                                    "skeleton", "boxes", "pages", "page"}))

@@ -898,4 +898,5 @@ HEADER_CELLS = Option(
 FORMAT = Format(
     "html", "HTML tables (also FineReader, Acrobat and pandas exports)", (".html", ".htm", ".xhtml"), sniff,
     ("structure",), read, write, options=(PAGE, PANDAS_LABELS, HEADER_CELLS),
+    holds=frozenset({"text", "spans", "blank", "unknown", "header-rows", "header-cells", "markup", "skeleton", "pages", "page"}),
 )

@@ -543,4 +543,5 @@ def sniff(head: bytes) -> bool:
 FORMAT = Format(
     "pubtabnet", "PubTabNet and FinTabNet JSONL, one table a line (TEDS ground truth)", (".jsonl",), sniff,
     ("structure",), read, write, native_frame="image", members=members,
+    holds=frozenset({"text", "breaks", "spans", "blank", "unknown", "header-rows", "markup", "skeleton", "boxes", "pages"}),
 )

@@ -18,8 +18,10 @@ from typing import Callable, Iterator, Sequence
 from .. import containers, files, registry
 from ..diagnostics import Diagnostic, Diagnostics, InputError, Severity, UsageError
 from ..geometry import GeometryFailed
+from ..losses import score_notes
 from ..model import Document
 from ..options import ReadOptions
+from ..registry import Format
 from .metric import Metric, ScoreSettings, get_metric
 from .pairing import DocumentPair, Pairing, Pairs, as_path, collect, document_key, pair
 from .executors import DaskCluster, LocalProcesses, executor_for
@@ -62,6 +64,20 @@ class _CandidateFiles:
             self.gts[path] = _read(path, None, self.metric, diagnostics=found)
             self.findings += found.items
         return self.gts[path]
+
+    def format_of(self, path) -> Format | None:
+        """The format a result file was read in (None for one joined from several files)."""
+        if path is None or path in self.joined:
+            return None
+        if self.result_format:
+            return registry.get(self.result_format)
+        if isinstance(path, containers.MemberRef):
+            return registry.get(path.format)
+        try:
+            with open(path, "rb") as handle:
+                return registry.detect(Path(path), handle.read(registry.SNIFF_BYTES))
+        except OSError:
+            return None
 
     def result(self, path: Path) -> Document | None:
         if path not in self.results:
@@ -129,6 +145,10 @@ def score_pair(pair_: DocumentPair, settings: ScoreSettings, explain: bool = Fal
         where = record["result_file"] or record["gt_file"]  # (the metric's findings about the result name none)
         _said(record, problems, [*metric.reading_findings(candidates.findings, settings),
                                  *(d if d.file else replace(d, file=where) for d in found)])
+        lost = score_notes(candidates.gt(best[0]), candidates.format_of(best[1]), settings.metric) \
+            if best[1] is not None and candidates.results.get(best[1]) is not None else []
+        if lost:
+            record["losses"] = lost
         if explain:
             record["detail"] = _explained(metric, candidates, best[0], best[1], best[2], settings)
     except InputError as exc:
@@ -348,14 +368,16 @@ def score_paths(
         every = sorted(registry.input_suffixes()) if not settings.result_format else result_suffixes
         found = [Path(p) for p in collect(result, every, metric.gt_model)  # (csv too, where it is per-table files)
                  if p.lower().endswith(tuple(result_suffixes)) or per_table_name(Path(p))]
+        # a container's records named per table (PubTabNet's of a document of several tables) join too
+        found = containers.expand(found, registry.get(settings.result_format) if settings.result_format else None)
         joined, others = group(found)
-        result_files = sorted([*joined, *others])
+        result_files = sorted([*joined, *others], key=str)
     else:
         result_files = collect(result, result_suffixes, metric.gt_model)
-    # each container's documents, paired by their names there (read when scored, never held)
+        # each container's documents, paired by their names there (read when scored, never held)
+        result_files = containers.expand(result_files, registry.get(settings.result_format)
+                                         if settings.result_format else None)
     gt_files = containers.expand(gt_files)
-    result_files = containers.expand(result_files, registry.get(settings.result_format)
-                                     if settings.result_format else None)
     if not gt_files:
         raise UsageError(f"{gt}: no ground-truth files found")
     if gt.is_file() and result.is_file() and not joined and len(gt_files) == len(result_files) == 1:

@@ -1,0 +1,203 @@
+"""What a format cannot hold of a document, said when converting and when scoring.
+
+Each writable format declares what of the canonical model it holds
+(:attr:`convertables.registry.Format.holds`, from :data:`FEATURES`). A document
+converted to a format that cannot hold something the document has gets one
+``lossy-*`` warning per feature, with counts (:func:`warn_losses`); the scorer
+asks the same facts of the result file's format (:func:`score_notes`) to say,
+for each document, which part of the metric the loss affects.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .skeleton import derived_skeleton, own_skeleton_fits, placed
+
+if TYPE_CHECKING:
+    from .diagnostics import Diagnostics
+    from .model import Document
+    from .options import WriteOptions
+    from .registry import Format
+
+
+@dataclass(frozen=True)
+class Feature:
+    name: str
+    code: str
+    """The warning a conversion that loses it gives."""
+    what: str
+    """What the document has of it, for a count: "3 spanning cells"."""
+    becomes: str
+    """What the output has instead."""
+
+
+FEATURES = {f.name: f for f in (
+    Feature("text", "lossy-text", "cells with text", "their text is left out: read back, it is unknown"),
+    Feature("breaks", "lossy-markup", "cells with line breaks in their text (and no markup)",
+            "each line break is a <br> tag"),
+    Feature("spans", "lossy-span", "spanning cells", "each is a cell of one slot, the rest of its span empty"),
+    Feature("blank", "lossy-blank", "blank cells", "they are left out"),
+    Feature("unknown", "lossy-blank", "cells of unknown content", "they are left out"),
+    Feature("header-rows", "lossy-header", "cells of header rows", "they are data cells"),
+    Feature("header-cells", "lossy-header", "header cells outside the header rows", "they are data cells"),
+    Feature("markup", "lossy-markup", "cells with inline markup (<b>, <sup>...) or raw whitespace",
+            "only their text is kept"),
+    Feature("skeleton", "lossy-skeleton", "tables whose own HTML skeleton (<th> cells, row groups) is not the one "
+            "made from their grid", "the skeleton is made from the grid"),
+    Feature("boxes", "lossy-box", "boxes of cells and tables", "they are left out"),
+    Feature("pages", "lossy-page", "tables on a page other than 1", "they are on page 1"),
+    Feature("page", "lossy-page", "tables (the document's one) on a page other than 1", "it is on page 1"),
+)}
+"""What a format may hold of a document, by name (the names :attr:`Format.holds` lists)."""
+
+# The model has no captions: no format's caption survives reading, so none is lost in writing.
+
+
+def features(doc: Document) -> Counter:
+    """How much of each feature the document has (only those it has)."""
+    found: Counter = Counter()
+    for table in doc.tables:
+        if any(region.page not in (None, 1) for region in table.regions):
+            found["pages" if len(doc.tables) > 1 else "page"] += 1
+        if own_skeleton_fits(table) and list(table.html_structure) != derived_skeleton(table)[0]:
+            found["skeleton"] += 1
+        found["boxes"] += sum(1 for region in table.regions if region.bbox is not None)
+        cells = placed(table)
+        head = _header_rows(cells)
+        for r0, _c0, r1, _c1, cell in cells:
+            if cell.content is not None and cell.content.strip():
+                found["text"] += 1
+                if cell.markup is None and "\n" in cell.content:
+                    found["breaks"] += 1
+            if cell.end_row > cell.start_row or cell.end_col > cell.start_col:
+                found["spans"] += 1
+            if cell.is_blank:
+                found["blank"] += 1
+            elif cell.content is None:
+                found["unknown"] += 1
+            if cell.header:
+                found["header-rows" if r0 < head else "header-cells"] += 1
+            if cell.markup is not None:
+                found["markup"] += 1
+            if cell.bbox is not None:
+                found["boxes"] += 1
+    return +found
+
+
+def _header_rows(cells: list) -> int:
+    """The row below the leading rows whose starting cells are all header cells
+    (the rows PubTabNet's skeleton puts in ``<thead>``)."""
+    if not cells:
+        return 0
+    by_row: dict[int, list] = {}
+    for entry in cells:
+        by_row.setdefault(entry[0], []).append(entry[4])
+    row = cells[0][0]
+    while by_row.get(row) and all(cell.header for cell in by_row[row]):
+        row += 1
+    return row
+
+
+def holds(fmt: Format, options: WriteOptions | None = None) -> frozenset[str]:
+    """What ``fmt`` holds when written with ``options`` (a setting may add to it)."""
+    held = set(FEATURES if fmt.holds is None else fmt.holds)
+    for feature, setting in fmt.holds_with:
+        if options is not None and getattr(options, setting, None):
+            held.add(feature)
+    return frozenset(held)
+
+
+def losses(doc: Document, fmt: Format, options: WriteOptions | None = None) -> dict[str, int]:
+    """What of ``doc`` written to ``fmt`` is lost: each feature not held, with its count."""
+    held = holds(fmt, options)
+    return {name: count for name, count in features(doc).items() if name not in held}
+
+
+def warn_losses(doc: Document, fmt: Format, options: WriteOptions | None, diagnostics: Diagnostics) -> dict[str, int]:
+    """One ``lossy-*`` warning for each code of what ``fmt`` cannot hold of ``doc``."""
+    lost = losses(doc, fmt, options)
+    by_code: dict[str, list[str]] = {}
+    for name, count in lost.items():
+        feature = FEATURES[name]
+        by_code.setdefault(feature.code, []).append(f"{count} {feature.what} ({feature.becomes})")
+    for code, parts in by_code.items():
+        diagnostics.warning(code, f"{fmt.name} cannot hold " + "; ".join(parts))
+    return lost
+
+
+# -- what each metric reads ------------------------------------------------------------------
+
+METRIC_NEEDS: dict[str, dict[str, str]] = {
+    "structure": {
+        "text": "the adjacency relations pair cells by their text: cells without it form no relation",
+        "spans": "a spanning cell has a neighbour in each row and column it spans: its relations change",
+        "blank": "blank cells at the table's edge make rows and columns of their own: without them the grid "
+                 "is smaller",
+        "unknown": "cells of unknown content at the table's edge make rows and columns of their own: without "
+                   "them the grid is smaller",
+        "pages": "tables are paired on the same page",
+        "page": "tables are paired on the same page",
+    },
+    "teds": {
+        "text": "TEDS compares each cell's tokens: every cell whose text is lost counts as renamed",
+        "spans": "a <td>'s colspan and rowspan are part of its node: each changed span counts as renamed",
+        "header-rows": "header rows make the <thead> group: without it the tree has other nodes",
+        "skeleton": "the tree is the source's HTML skeleton: made from the grid instead, each <th> is a <td> and "
+                    "the row groups are <thead> and <tbody>, each differing node counted",
+        "markup": "inline tags (<b>...) are nodes and tokens of their own: each lost one counts",
+        "breaks": "a <br> is a token and a node of its own where a line break was a character",
+        "blank": "blank cells at the table's edge make rows and columns of their own: without them the tree "
+                 "has fewer nodes",
+        "unknown": "cells of unknown content at the table's edge make rows and columns of their own: without "
+                   "them the tree has fewer nodes",
+        "pages": "tables are paired on the same page",
+        "page": "tables are paired on the same page",
+    },
+    "grits": {
+        "text": "GriTS_Con compares each grid position's text",
+        "spans": "GriTS_Top compares each grid position's span: a lost span changes every slot it covered",
+        "boxes": "GriTS_Loc compares each grid position's box",
+        "markup": "GriTS_Con reads a cell's text runs joined by spaces: inline tags split the runs",
+        "breaks": "GriTS_Con reads the text runs around a <br> joined by a space, not a line break",
+        "blank": "blank cells at the table's edge make rows and columns of their own: without them the grid "
+                 "is smaller",
+        "unknown": "cells of unknown content at the table's edge make rows and columns of their own: without "
+                   "them the grid is smaller",
+        "pages": "tables are paired on the same page",
+        "page": "tables are paired on the same page",
+    },
+    "region": {
+        "boxes": "completeness and purity are measured over the table's box",
+        "pages": "tables are paired on the same page",
+        "page": "tables are paired on the same page",
+    },
+    "ctdar-a": {
+        "boxes": "tables are matched by the IoU of their boxes",
+    },
+    "ctdar-b": {
+        "boxes": "cells are matched by the IoU of their boxes",
+        "spans": "adjacency relations of cells change with their spans",
+    },
+    "marmot": {
+        "boxes": "its error types are measured over the table's box",
+    },
+}
+"""For each metric, the features of a document it reads, and how it reads them."""
+
+
+def score_notes(gt: Document, result_format: Format | None, metric: str) -> list[str]:
+    """For a ground-truth document scored against a result in ``result_format``:
+    which part of ``metric`` each of the format's losses affects, one line each."""
+    needs = METRIC_NEEDS.get(metric, {})
+    if result_format is None or result_format.holds is None or not needs:
+        return []
+    notes = []
+    for name, count in losses(gt, result_format).items():
+        if name in needs:
+            feature = FEATURES[name]
+            notes.append(f"{result_format.name} holds no {feature.what.split(' (')[0]} ({count} in the ground "
+                         f"truth): {needs[name]} ({feature.code})")
+    return notes
