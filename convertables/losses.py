@@ -47,9 +47,9 @@ FEATURES = {f.name: f for f in (
             "only their text is kept"),
     Feature("skeleton", "lossy-skeleton", "tables whose own HTML skeleton (<th> cells, row groups) is not the one "
             "made from their grid", "the skeleton is made from the grid"),
+    Feature("empty", "lossy-table", "tables without cells", "they are left out"),
     Feature("boxes", "lossy-box", "boxes of cells and tables", "they are left out"),
     Feature("pages", "lossy-page", "tables on a page other than 1", "they are on page 1"),
-    Feature("page", "lossy-page", "tables (the document's one) on a page other than 1", "it is on page 1"),
 )}
 """What a format may hold of a document, by name (the names :attr:`Format.holds` lists)."""
 
@@ -61,11 +61,13 @@ def features(doc: Document) -> Counter:
     found: Counter = Counter()
     for table in doc.tables:
         if any(region.page not in (None, 1) for region in table.regions):
-            found["pages" if len(doc.tables) > 1 else "page"] += 1
+            found["pages"] += 1
         if own_skeleton_fits(table) and list(table.html_structure) != derived_skeleton(table)[0]:
             found["skeleton"] += 1
         found["boxes"] += sum(1 for region in table.regions if region.bbox is not None)
         cells = placed(table)
+        if not cells:
+            found["empty"] += 1
         head = _header_rows(cells)
         for r0, _c0, r1, _c1, cell in cells:
             if cell.content is not None and cell.content.strip():
@@ -139,7 +141,6 @@ METRIC_NEEDS: dict[str, dict[str, str]] = {
         "unknown": "cells of unknown content at the table's edge make rows and columns of their own: without "
                    "them the grid is smaller",
         "pages": "tables are paired on the same page",
-        "page": "tables are paired on the same page",
     },
     "teds": {
         "text": "TEDS compares each cell's tokens: every cell whose text is lost counts as renamed",
@@ -153,8 +154,8 @@ METRIC_NEEDS: dict[str, dict[str, str]] = {
                  "has fewer nodes",
         "unknown": "cells of unknown content at the table's edge make rows and columns of their own: without "
                    "them the tree has fewer nodes",
+        "empty": "a table left out is unpaired: it counts 0",
         "pages": "tables are paired on the same page",
-        "page": "tables are paired on the same page",
     },
     "grits": {
         "text": "GriTS_Con compares each grid position's text",
@@ -166,13 +167,13 @@ METRIC_NEEDS: dict[str, dict[str, str]] = {
                  "is smaller",
         "unknown": "cells of unknown content at the table's edge make rows and columns of their own: without "
                    "them the grid is smaller",
+        "empty": "a table left out is unpaired: it counts 0",
         "pages": "tables are paired on the same page",
-        "page": "tables are paired on the same page",
     },
     "region": {
         "boxes": "completeness and purity are measured over the table's box",
+        "empty": "a table left out is a table missed",
         "pages": "tables are paired on the same page",
-        "page": "tables are paired on the same page",
     },
     "ctdar-a": {
         "boxes": "tables are matched by the IoU of their boxes",

@@ -110,15 +110,17 @@ def run_source(source: Path, work: Path, name: str | None = None) -> list[Pair]:
         for metric, names in METRICS.items():
             if not has_cells(itself[metric]):
                 continue
-            report = _score(source, out, metric, writer)
+            written = list(out.iterdir())
+            report = _score(source, written[0] if len(written) == 1 else out, metric, writer)
             expected = _figures(itself[metric], names)
             got = _figures(report, names)
             lower = {name: (got.get(name), value) for name, value in expected.items()
                      if got.get(name) is None or got[name] < value - 1e-9}
             notes = tuple(note for record in (report or {}).get("documents", ()) for note in record.get("losses", ()))
+            noted = {code for code in warned for note in notes if note.endswith(f"({code})")}
             if not lower:
                 outcome = "held"
-            elif warned and notes:
+            elif noted:  # the conversion said what it lost, and the score which part of the metric it affects
                 outcome = "named"
             else:
                 outcome = "silent"

@@ -739,7 +739,8 @@ def _escape(text: str) -> str:
 
 
 _MARKUP_TAG = re.compile(r"</?([A-Za-z][A-Za-z0-9]*)>")
-_VOID = {"br", "hr", "img", "wbr"}  # written without a closing tag, which a parser would drop or misread
+_VOID = {"br", "hr", "img", "wbr"}
+_ROW_GROUPS = {"<thead>", "</thead>", "<tbody>", "</tbody>", "<tfoot>", "</tfoot>"}  # written without a closing tag, which a parser would drop or misread
 
 
 def cell_inner_html(cell: Cell) -> str:
@@ -843,14 +844,16 @@ def _table_html(table: Table, diagnostics: Diagnostics, header_cells: str, lost:
             in_head = True
         elif token == "</thead>":
             in_head = False
-        if token in ("<tr>",):
+        if token == "<tr>":
             line = [token]
         elif token == "</tr>":
             line.append(token)
             out.append("".join(line))
             line = []
-        else:
+        elif token in _ROW_GROUPS:
             out.append(token)
+        # (anything else of a skeleton, FinTabNet's own <table> and </table> tokens, is no element of
+        # the table's tree: the writer writes the table element itself)
         k += 1
     out.append("</table>")
     return "\n".join(out)
@@ -898,5 +901,5 @@ HEADER_CELLS = Option(
 FORMAT = Format(
     "html", "HTML tables (also FineReader, Acrobat and pandas exports)", (".html", ".htm", ".xhtml"), sniff,
     ("structure",), read, write, options=(PAGE, PANDAS_LABELS, HEADER_CELLS),
-    holds=frozenset({"text", "spans", "blank", "unknown", "header-rows", "header-cells", "markup", "skeleton", "pages", "page"}),
+    holds=frozenset({"empty", "text", "spans", "blank", "unknown", "header-rows", "header-cells", "markup", "skeleton", "pages"}),
 )

@@ -367,6 +367,6 @@ FORMAT = Format(
         PANDAS_LABELS,
         PAGE,
     ),
-    holds=frozenset({"text", "breaks", "spans", "header-rows", "header-cells", "pages", "page"}),
+    holds=frozenset({"text", "breaks", "spans", "header-rows", "header-cells", "pages"}),
     binary=True,
 )

@@ -380,8 +380,9 @@ def score_paths(
     gt_files = containers.expand(gt_files)
     if not gt_files:
         raise UsageError(f"{gt}: no ground-truth files found")
-    if gt.is_file() and result.is_file() and not joined and len(gt_files) == len(result_files) == 1:
-        # two files of a document each: each other's, whatever their names
+    if gt.is_file() and result.is_file() and len(gt_files) == len(result_files) == 1:
+        # two files of a document each (a result's per-table records joined are one): each other's,
+        # whatever their names
         pairing = Pairing(Pairs([DocumentPair(document_key(gt_files[0]), [as_path(gt_files[0])],
                                               as_path(result_files[0]))]))
     else:
