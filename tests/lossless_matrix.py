@@ -44,6 +44,10 @@ _runner = CliRunner()
 
 def invoke(*args) -> tuple[int, str]:
     result = _runner.invoke(app, [str(a) for a in args])
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        import traceback
+
+        return result.exit_code, "".join(traceback.format_exception(result.exception))
     return result.exit_code, result.stdout
 
 
@@ -60,6 +64,8 @@ class Pair:
     notes: tuple[str, ...] = ()
     """What the score said of the losses."""
     error: str = ""
+    below_one_itself: tuple[str, ...] = ()
+    """The figures of M below 1.0 where the source is scored against itself (the metric's own matter)."""
 
 
 def _score(gt: Path, result: Path, metric: str, result_format: str | None = None) -> dict | None:
@@ -71,6 +77,7 @@ def _score(gt: Path, result: Path, metric: str, result_format: str | None = None
     try:
         return json.loads(out)
     except ValueError:
+        print(f"score {gt} {result} {metric}: exit {code}: {out[:300]!r} ... {out[-300:]!r}", file=sys.stderr)
         return None
 
 
@@ -125,7 +132,8 @@ def run_source(source: Path, work: Path, name: str | None = None) -> list[Pair]:
             else:
                 outcome = "silent"
             pairs.append(Pair(name, writer, metric, outcome, lower, warned, notes,
-                              "; ".join((report or {}).get("errors", ()))))
+                              "; ".join((report or {}).get("errors", ())),
+                              tuple(k for k, v in expected.items() if v < 1 - 1e-9)))
     return pairs
 
 
@@ -139,6 +147,10 @@ def table(pairs: list[Pair]) -> str:
         by_writer[p.writer][p.outcome] += 1
     for writer, seen in by_writer.items():
         lines.append(f"  {writer:10} " + ", ".join(f"{n} {o}" for o, n in sorted(seen.items())))
+    below = sorted({(p.source, p.metric, k) for p in pairs for k in p.below_one_itself})
+    if below:
+        lines.append("below 1.0 against itself (compared with that figure, not 1.0): "
+                     + ", ".join(f"{s} {m} {k}" for s, m, k in below))
     for p in pairs:
         if p.outcome != "held":
             figures = ", ".join(f"{k} {v[0] if v[0] is None else round(v[0], 4)}" for k, v in p.figures.items())
@@ -151,6 +163,7 @@ def main(paths: list[str]) -> None:
     import tempfile
 
     with tempfile.TemporaryDirectory() as tmp:
+        tempfile.tempdir = tmp  # (the score's record files too: nothing else on the machine cleans them away)
         pairs = [pair for k, path in enumerate(paths) for pair in run_source(Path(path), Path(tmp) / str(k), path)]
     print(table(pairs))
 

@@ -234,10 +234,13 @@ CORPUS_FILES = (
 )
 
 
-def test_the_round_trip_matrix(tmp_path):
+def test_the_round_trip_matrix(tmp_path, monkeypatch):
     """Every readable sample and the corpus selection x every writable format x structure, TEDS and
     GriTS, through the real commands (about 650 pairs; tens of seconds): each pair scores what the
     source scores against itself, or the conversion and the score both said what was lost."""
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # (the score's record files: out of shared /tmp)
     sources = sorted(p for p in (ROOT / "samples").glob("*/*") if p.is_file())
     sources += [CORPUS / name for name in CORPUS_FILES if (CORPUS / name).exists()]
     pairs = [pair for k, source in enumerate(sources)
