@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .skeleton import derived_skeleton, own_skeleton_fits, placed
+from .skeleton import derived_skeleton, own_skeleton_fits, placed, skeleton, span_leaves_its_row_group
 
 if TYPE_CHECKING:
     from .diagnostics import Diagnostics
@@ -43,6 +43,8 @@ FEATURES = {f.name: f for f in (
     Feature("unknown", "lossy-blank", "cells of unknown content", "they are left out"),
     Feature("header-rows", "lossy-header", "cells of header rows", "they are data cells"),
     Feature("header-cells", "lossy-header", "header cells outside the header rows", "they are data cells"),
+    Feature("header-span", "lossy-header", "tables whose header rows have a cell spanning below them",
+            "written without <thead>"),
     Feature("markup", "lossy-markup", "cells with inline markup (<b>, <sup>...) or raw whitespace",
             "only their text is kept"),
     Feature("skeleton", "lossy-skeleton", "tables whose own HTML skeleton (<th> cells, row groups) is not the one "
@@ -62,8 +64,11 @@ def features(doc: Document) -> Counter:
     for table in doc.tables:
         if any(region.page not in (None, 1) for region in table.regions):
             found["pages"] += 1
-        if own_skeleton_fits(table) and list(table.html_structure) != derived_skeleton(table)[0]:
+        own = own_skeleton_fits(table)
+        if own and list(table.html_structure) != derived_skeleton(table)[0]:
             found["skeleton"] += 1
+        if span_leaves_its_row_group(*skeleton(table)):
+            found["header-span"] += 1
         found["boxes"] += sum(1 for region in table.regions if region.bbox is not None)
         cells = placed(table)
         if not cells:
@@ -146,6 +151,7 @@ METRIC_NEEDS: dict[str, dict[str, str]] = {
         "text": "TEDS compares each cell's tokens: every cell whose text is lost counts as renamed",
         "spans": "a <td>'s colspan and rowspan are part of its node: each changed span counts as renamed",
         "header-rows": "header rows make the <thead> group: without it the tree has other nodes",
+        "header-span": "header rows make the <thead> group: without it the tree has other nodes",
         "skeleton": "the tree is the source's HTML skeleton: made from the grid instead, each <th> is a <td> and "
                     "the row groups are <thead> and <tbody>, each differing node counted",
         "markup": "inline tags (<b>...) are nodes and tokens of their own: each lost one counts",

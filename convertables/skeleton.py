@@ -43,6 +43,27 @@ def span_tokens(tag: str, colspan: int, rowspan: int) -> list[str]:
     return tokens
 
 
+def span_leaves_its_row_group(tokens: list[str], cells: list[Cell]) -> bool:
+    """Whether a cell of the skeleton spans rows below the end of its row group
+    (a header cell spanning into the body): HTML ends every rowspan at its row
+    group's end, so written as HTML the grid would change."""
+    row = -1
+    needed = -1  # the last row the group's cells reach
+    index = 0
+    for token in tokens:
+        if token in CELL_OPENINGS:
+            cell = cells[index]
+            index += 1
+            needed = max(needed, row + cell.end_row - cell.start_row)
+        elif token == "<tr>":
+            row += 1
+        elif token in ("</thead>", "</tbody>", "</tfoot>"):
+            if needed > row:
+                return True
+            needed = -1
+    return False
+
+
 def own_skeleton_fits(table: Table) -> bool:
     """Whether the table's own skeleton opens exactly one cell per cell."""
     structure = table.html_structure

@@ -403,5 +403,6 @@ def validate(data: bytes, diagnostics: Diagnostics, model: str | None = None) ->
 
 
 FORMAT = Format("json", "convertables canonical JSON", (".json",), sniff, ("region", "structure"), read, write,
-                validate=validate, holds=frozenset({"empty", "text", "breaks", "spans", "blank", "unknown", "header-rows", "header-cells", "markup",
-                                                    "skeleton", "boxes", "pages"}))
+                validate=validate,
+                holds=frozenset({"empty", "text", "breaks", "spans", "blank", "unknown", "header-rows",
+                                 "header-span", "header-cells", "markup", "skeleton", "boxes", "pages"}))

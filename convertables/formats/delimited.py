@@ -362,7 +362,7 @@ def sniff(head: bytes) -> bool:
 FORMAT = Format(
     "csv", "CSV/TSV, one table per file (Camelot, Tabula, pdfplumber, pandas)", (".csv", ".tsv"), sniff,
     ("structure",), read, write,
-    holds=frozenset({"text", "breaks", "blank", "unknown"}),
+    holds=frozenset({"text", "breaks", "blank", "unknown", "header-span"}),
     options=(
         PAGE,
         PANDAS_LABELS,

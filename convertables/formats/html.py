@@ -72,7 +72,7 @@ from ..grid import drop_pandas_default_labels
 from ..model import Cell, Document, Region, Table
 from ..options import PAGE, PANDAS_LABELS, Option, ReadOptions, WriteOptions
 from ..registry import Format
-from ..skeleton import CELL_OPENINGS, own_skeleton_fits, placed, skeleton
+from ..skeleton import CELL_OPENINGS, own_skeleton_fits, placed, skeleton, span_leaves_its_row_group
 from ..sniffing import xml_root
 
 COLSPAN_MAX = 1000  # the WHATWG caps
@@ -813,6 +813,12 @@ def _table_html(table: Table, diagnostics: Diagnostics, header_cells: str, lost:
             kept = [cell for *_, cell in placed_cells if id(cell) not in overlapping]
             table = Table(table.id, [Region(0, page, cells=kept)])
     tokens, cells = skeleton(table)
+    if span_leaves_its_row_group(tokens, cells):
+        # HTML ends a rowspan with its row group: one group keeps the grid (and <td scope> the header flags)
+        diagnostics.warning("lossy-header", f"table {table.id}: a header cell spans rows below the header rows, "
+                                            "which HTML's <thead> cannot hold: written without <thead>")
+        tokens = ["<tbody>", *(t for t in tokens if t not in _ROW_GROUPS), "</tbody>"]
+        own = False
     line: list[str] = []
     in_head = False
     k = index = 0
@@ -901,5 +907,6 @@ HEADER_CELLS = Option(
 FORMAT = Format(
     "html", "HTML tables (also FineReader, Acrobat and pandas exports)", (".html", ".htm", ".xhtml"), sniff,
     ("structure",), read, write, options=(PAGE, PANDAS_LABELS, HEADER_CELLS),
-    holds=frozenset({"empty", "text", "spans", "blank", "unknown", "header-rows", "header-cells", "markup", "skeleton", "pages"}),
+    holds=frozenset({"empty", "text", "spans", "blank", "unknown", "header-rows", "header-cells",
+                    "markup", "skeleton", "pages"}),
 )

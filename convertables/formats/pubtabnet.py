@@ -544,5 +544,6 @@ def sniff(head: bytes) -> bool:
 FORMAT = Format(
     "pubtabnet", "PubTabNet and FinTabNet JSONL, one table a line (TEDS ground truth)", (".jsonl",), sniff,
     ("structure",), read, write, native_frame="image", members=members,
-    holds=frozenset({"empty", "text", "breaks", "spans", "blank", "unknown", "header-rows", "markup", "skeleton", "boxes", "pages"}),
+    holds=frozenset({"empty", "text", "breaks", "spans", "blank", "unknown", "header-rows",
+                    "header-span", "markup", "skeleton", "boxes", "pages"}),
 )

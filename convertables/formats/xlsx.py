@@ -367,6 +367,6 @@ FORMAT = Format(
         PANDAS_LABELS,
         PAGE,
     ),
-    holds=frozenset({"text", "breaks", "spans", "header-rows", "header-cells", "pages"}),
+    holds=frozenset({"text", "breaks", "spans", "header-rows", "header-span", "header-cells", "pages"}),
     binary=True,
 )
