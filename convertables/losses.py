@@ -14,11 +14,11 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .skeleton import derived_skeleton, own_skeleton_fits, placed, skeleton, span_leaves_its_row_group
+from .skeleton import derived_skeleton, own_skeleton_fits, placed, span_leaves_its_row_group
 
 if TYPE_CHECKING:
     from .diagnostics import Diagnostics
-    from .model import Document
+    from .model import Document, Table
     from .options import WriteOptions
     from .registry import Format
 
@@ -64,16 +64,19 @@ def features(doc: Document) -> Counter:
     for table in doc.tables:
         if any(region.page not in (None, 1) for region in table.regions):
             found["pages"] += 1
-        own = own_skeleton_fits(table)
-        if own and list(table.html_structure) != derived_skeleton(table)[0]:
-            found["skeleton"] += 1
-        if span_leaves_its_row_group(*skeleton(table)):
-            found["header-span"] += 1
         found["boxes"] += sum(1 for region in table.regions if region.bbox is not None)
         cells = placed(table)
         if not cells:
             found["empty"] += 1
         head = _header_rows(cells)
+        if own_skeleton_fits(table):
+            structure = list(table.html_structure)
+            if _own_skeleton_differs(table, structure, cells):
+                found["skeleton"] += 1
+            if span_leaves_its_row_group(structure, table.cells()):
+                found["header-span"] += 1
+        elif any(r0 < head <= r1 for r0, _c0, r1, _c1, _cell in cells):
+            found["header-span"] += 1  # (the skeleton made from the grid: the header rows are its <thead>)
         for r0, _c0, r1, _c1, cell in cells:
             if cell.content is not None and cell.content.strip():
                 found["text"] += 1
@@ -92,6 +95,23 @@ def features(doc: Document) -> Counter:
             if cell.bbox is not None:
                 found["boxes"] += 1
     return +found
+
+
+# A table's own skeleton is compared with the one made from its grid up to this many slots; a larger
+# grid (made slot by slot) is taken to differ where its own has what that one never has.
+MAX_COMPARED_SLOTS = 1_000_000
+
+
+def _own_skeleton_differs(table: Table, structure: list[str], cells: list) -> bool:
+    """Whether a table's own skeleton is other than the one made from its grid (which a format
+    without one gives it back)."""
+    if not cells:
+        return structure != ["<tbody>", "</tbody>"]
+    height = max(entry[2] for entry in cells) - cells[0][0] + 1
+    width = max(entry[3] for entry in cells) + 1
+    if height * width > MAX_COMPARED_SLOTS:
+        return any(token in ("<th>", "<th", "<tfoot>") for token in structure)
+    return structure != derived_skeleton(table)[0]
 
 
 def _header_rows(cells: list) -> int:
@@ -126,12 +146,18 @@ def losses(doc: Document, fmt: Format, options: WriteOptions | None = None) -> d
 def warn_losses(doc: Document, fmt: Format, options: WriteOptions | None, diagnostics: Diagnostics) -> dict[str, int]:
     """One ``lossy-*`` warning for each code of what ``fmt`` cannot hold of ``doc``."""
     lost = losses(doc, fmt, options)
+    flags = {option.name: option.flag for option in fmt.options}
+    settings = {feature: flags.get(setting, setting) for feature, setting in fmt.holds_with}
     by_code: dict[str, list[str]] = {}
+    hints: dict[str, list[str]] = {}
     for name, count in lost.items():
         feature = FEATURES[name]
         by_code.setdefault(feature.code, []).append(f"{count} {feature.what} ({feature.becomes})")
+        if name in settings:
+            hints.setdefault(feature.code, []).append(f"{settings[name]} keeps them")
     for code, parts in by_code.items():
-        diagnostics.warning(code, f"{fmt.name} cannot hold " + "; ".join(parts))
+        diagnostics.warning(code, f"{fmt.name} cannot hold " + "; ".join(parts),
+                            hint="; ".join(hints[code]) if code in hints else None)
     return lost
 
 
