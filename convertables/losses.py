@@ -221,15 +221,21 @@ METRIC_NEEDS: dict[str, dict[str, str]] = {
 """For each metric, the features of a document it reads, and how it reads them."""
 
 
-def score_notes(gt: Document, result_format: Format | None, metric: str) -> list[str]:
+def score_notes(gt: Document, result: Document, result_format: Format | None, metric: str) -> list[str]:
     """For a ground-truth document scored against a result in ``result_format``:
-    which part of ``metric`` each of the format's losses affects, one line each."""
+    which part of ``metric`` each of the format's losses affects, one line each
+    (a loss the result shows: it has less of it than the ground truth; a setting
+    such as ``--keep-blank`` may have kept it)."""
     needs = METRIC_NEEDS.get(metric, {})
     if result_format is None or result_format.holds is None or not needs:
         return []
+    lost = {name: count for name, count in losses(gt, result_format).items() if name in needs}
+    if not lost:
+        return []
+    has = features(result)
     notes = []
-    for name, count in losses(gt, result_format).items():
-        if name in needs:
+    for name, count in lost.items():
+        if has[name] < count:
             feature = FEATURES[name]
             notes.append(f"{result_format.name} holds no {feature.what.split(' (')[0]} ({count} in the ground "
                          f"truth): {needs[name]} ({feature.code})")

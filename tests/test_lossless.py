@@ -255,3 +255,21 @@ def test_the_round_trip_matrix(tmp_path, monkeypatch):
         assert failed.error, failed  # a conversion that fails says why
     pubtabnet_html = [p for p in pairs if p.source.endswith("PubTabNet_Examples.jsonl") and p.writer == "html"]
     assert pubtabnet_html == [] or {p.outcome for p in pubtabnet_html} == {"held"}
+
+
+def test_a_loss_the_result_does_not_show_is_not_noted(tmp_path):
+    """ICDAR 2013 leaves blank cells out unless --keep-blank: the note is for the result that lost them."""
+    doc = Document("d.pdf", [Table(0, [Region(0, 1, cells=[Cell(0, 0, 0, 0, "a"), Cell(0, 1, 0, 1, " ")])])])
+    gt = tmp_path / "d.json"
+    gt.write_bytes(dumps(doc, "json"))
+    notes = {}
+    for name, options in (("plain", WriteOptions()), ("kept", WriteOptions(keep_blank=True))):
+        result = tmp_path / f"{name}-str.xml"
+        result.write_bytes(dumps(doc, "icdar", options))
+        scored = json.loads(invoke("score", "--gt", gt, "--result", result, "--metric", "grits",
+                                   "--format", "json").stdout)
+        notes[name] = (scored["total"]["grits_top"], scored["documents"][0].get("losses"))
+    assert notes["kept"] == (1.0, None)
+    assert notes["plain"][0] < 1 and notes["plain"][1] == [
+        "icdar holds no blank cells (1 in the ground truth): blank cells at the table's edge make rows and columns "
+        "of their own: without them the grid is smaller (lossy-blank)"]

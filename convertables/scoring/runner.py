@@ -145,8 +145,9 @@ def score_pair(pair_: DocumentPair, settings: ScoreSettings, explain: bool = Fal
         where = record["result_file"] or record["gt_file"]  # (the metric's findings about the result name none)
         _said(record, problems, [*metric.reading_findings(candidates.findings, settings),
                                  *(d if d.file else replace(d, file=where) for d in found)])
-        lost = score_notes(candidates.gt(best[0]), candidates.format_of(best[1]), settings.metric) \
-            if best[1] is not None and candidates.results.get(best[1]) is not None else []
+        result = candidates.results.get(best[1]) if best[1] is not None else None
+        lost = score_notes(candidates.gt(best[0]), result, candidates.format_of(best[1]), settings.metric) \
+            if result is not None else []
         if lost:
             record["losses"] = lost
         if explain:
