@@ -28,30 +28,38 @@ class Feature:
     name: str
     code: str
     """The warning a conversion that loses it gives."""
-    what: str
-    """What the document has of it, for a count: "3 spanning cells"."""
+    one: str
+    many: str
+    """What the document has of it, one and several: "spanning cell", "spanning cells"."""
     becomes: str
     """What the output has instead."""
 
+    def counted(self, count: int) -> str:
+        return f"{count} {self.one if count == 1 else self.many}"
+
 
 FEATURES = {f.name: f for f in (
-    Feature("text", "lossy-text", "cells with text", "their text is left out: read back, it is unknown"),
-    Feature("breaks", "lossy-markup", "cells with line breaks in their text (and no markup)",
-            "each line break is a <br> tag"),
-    Feature("spans", "lossy-span", "spanning cells", "each is a cell of one slot, the rest of its span empty"),
-    Feature("blank", "lossy-blank", "blank cells", "they are left out"),
-    Feature("unknown", "lossy-blank", "cells of unknown content", "they are left out"),
-    Feature("header-rows", "lossy-header", "cells of header rows", "they are data cells"),
-    Feature("header-cells", "lossy-header", "header cells outside the header rows", "they are data cells"),
-    Feature("header-span", "lossy-header", "tables whose header rows have a cell spanning below them",
-            "written without <thead>"),
-    Feature("markup", "lossy-markup", "cells with inline markup (<b>, <sup>...) or raw whitespace",
-            "only their text is kept"),
-    Feature("skeleton", "lossy-skeleton", "tables whose own HTML skeleton (<th> cells, row groups) is not the one "
-            "made from their grid", "the skeleton is made from the grid"),
-    Feature("empty", "lossy-table", "tables without cells", "they are left out"),
-    Feature("boxes", "lossy-box", "boxes of cells and tables", "they are left out"),
-    Feature("pages", "lossy-page", "tables on a page other than 1", "they are on page 1"),
+    Feature("text", "lossy-text", "cell with text", "cells with text", "left out: read back, unknown"),
+    Feature("breaks", "lossy-markup", "cell with a line break in its text", "cells with line breaks in their text",
+            "a <br> tag for each line break"),
+    Feature("spans", "lossy-span", "spanning cell", "spanning cells", "a cell of one slot, the rest of the span empty"),
+    Feature("blank", "lossy-blank", "blank cell", "blank cells", "left out"),
+    Feature("unknown", "lossy-blank", "cell of unknown content", "cells of unknown content", "left out"),
+    Feature("header-rows", "lossy-header", "cell of the header rows", "cells of the header rows",
+            "written as data cells"),
+    Feature("header-cells", "lossy-header", "header cell below the header rows", "header cells below the header rows",
+            "written as data cells"),
+    Feature("header-span", "lossy-header", "table whose header rows have a cell spanning below them",
+            "tables whose header rows have a cell spanning below them", "written without <thead>"),
+    Feature("markup", "lossy-markup", "cell with inline markup (<b>, <sup>...) or raw whitespace",
+            "cells with inline markup (<b>, <sup>...) or raw whitespace", "only the text kept"),
+    Feature("skeleton", "lossy-skeleton", "table with an HTML skeleton of its own (<th> cells, row groups)",
+            "tables with an HTML skeleton of their own (<th> cells, row groups)",
+            "TEDS compares one made from the grid"),
+    Feature("empty", "lossy-table", "table without cells", "tables without cells", "left out"),
+    Feature("boxes", "lossy-box", "box of a cell or table", "boxes of cells and tables", "left out"),
+    Feature("pages", "lossy-page", "table on a page other than 1", "tables on a page other than 1",
+            "read back as on page 1"),
 )}
 """What a format may hold of a document, by name (the names :attr:`Format.holds` lists)."""
 
@@ -152,7 +160,7 @@ def warn_losses(doc: Document, fmt: Format, options: WriteOptions | None, diagno
     hints: dict[str, list[str]] = {}
     for name, count in lost.items():
         feature = FEATURES[name]
-        by_code.setdefault(feature.code, []).append(f"{count} {feature.what} ({feature.becomes})")
+        by_code.setdefault(feature.code, []).append(f"{feature.counted(count)} ({feature.becomes})")
         if name in settings:
             hints.setdefault(feature.code, []).append(f"{settings[name]} keeps them")
     for code, parts in by_code.items():
@@ -237,6 +245,6 @@ def score_notes(gt: Document, result: Document, result_format: Format | None, me
     for name, count in lost.items():
         if has[name] < count:
             feature = FEATURES[name]
-            notes.append(f"{result_format.name} holds no {feature.what.split(' (')[0]} ({count} in the ground "
+            notes.append(f"{result_format.name} holds no {feature.many} ({count} in the ground "
                          f"truth): {needs[name]} ({feature.code})")
     return notes

@@ -131,11 +131,11 @@ def test_conversion_says_once_what_the_format_cannot_hold_with_counts():
     dumps(document(), "csv", diagnostics=found)
     said = codes(found)
     assert said == {
-        "lossy-span": "csv cannot hold 1 spanning cells (each is a cell of one slot, the rest of its span empty)",
-        "lossy-header": "csv cannot hold 2 cells of header rows (they are data cells); 1 header cells outside the "
-                        "header rows (they are data cells)",
-        "lossy-markup": "csv cannot hold 2 cells with inline markup (<b>, <sup>...) or raw whitespace (only their "
-                        "text is kept)",
+        "lossy-span": "csv cannot hold 1 spanning cell (a cell of one slot, the rest of the span empty)",
+        "lossy-header": "csv cannot hold 2 cells of the header rows (written as data cells); 1 header cell below the "
+                        "header rows (written as data cells)",
+        "lossy-markup": "csv cannot hold 2 cells with inline markup (<b>, <sup>...) or raw whitespace (only the "
+                        "text kept)",
     }
     assert [d.code for d in found].count("lossy-header") == 1
 
@@ -172,7 +172,7 @@ def test_score_says_which_part_of_the_metric_each_loss_affects_in_every_report(t
     notes = scored["documents"][0]["losses"]
     assert "csv holds no spanning cells (1 in the ground truth): a <td>'s colspan and rowspan are part of its " \
            "node: each changed span counts as renamed (lossy-span)" in notes
-    assert any(note.startswith("csv holds no cells of header rows (2 in the ground truth): header rows make "
+    assert any(note.startswith("csv holds no cells of the header rows (2 in the ground truth): header rows make "
                                "the <thead> group") for note in notes)
     assert scored["total"]["teds"] < 1
     text = invoke("score", "--gt", gt, "--result", result / "gt.csv", "--metric", "teds").stdout
