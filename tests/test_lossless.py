@@ -92,6 +92,15 @@ def test_an_html_sources_own_th_cells_are_written_as_the_source_had_them():
     assert read_from(written).tables[0].html_structure == doc.tables[0].html_structure
 
 
+def test_a_skeletons_own_tokens_are_never_copied_into_the_html():
+    structure = ("<tbody>", "<tr>", "<td", ' colspan="2" onclick="alert(1)"', ">", "</td>", "</tr>",
+                 "<tr>", "<td>", "</td>", "<td>", "</td>", "</tr>", "</tbody>")
+    cells = [Cell(0, 0, 0, 1, "a"), Cell(1, 0, 1, 0, "<b>"), Cell(1, 1, 1, 1, "c", markup=("<img onerror=x>", "c"))]
+    html = dumps(Document("x", [Table(0, [Region(0, 1, cells=cells)], html_structure=structure)]), "html").decode()
+    assert '<tr><td colspan="2">a</td></tr>\n<tr><td>&lt;b&gt;</td><td>&lt;img onerror=x&gt;c</td></tr>' in html
+    assert "onclick" not in html
+
+
 def test_pubtabnet_examples_to_html_score_one_with_teds_and_grits(tmp_path):
     source = corpus_path("pubtabnet", "PubTabNet_Examples.jsonl")
     converted = invoke("convert", source, "--to", "html", "-o", f"{tmp_path}/", "--format", "json")

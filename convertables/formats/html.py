@@ -72,7 +72,7 @@ from ..grid import drop_pandas_default_labels
 from ..model import Cell, Document, Region, Table
 from ..options import PAGE, PANDAS_LABELS, Option, ReadOptions, WriteOptions
 from ..registry import Format
-from ..skeleton import CELL_OPENINGS, own_skeleton_fits, placed, skeleton, span_leaves_its_row_group
+from ..skeleton import CELL_OPENINGS, own_skeleton_fits, placed, skeleton, span_leaves_its_row_group, span_tokens
 from ..sniffing import xml_root
 
 COLSPAN_MAX = 1000  # the WHATWG caps
@@ -739,8 +739,8 @@ def _escape(text: str) -> str:
 
 
 _MARKUP_TAG = re.compile(r"</?([A-Za-z][A-Za-z0-9]*)>")
-_VOID = {"br", "hr", "img", "wbr"}
-_ROW_GROUPS = {"<thead>", "</thead>", "<tbody>", "</tbody>", "<tfoot>", "</tfoot>"}  # written without a closing tag, which a parser would drop or misread
+_VOID = {"br", "hr", "img", "wbr"}  # written without a closing tag, which a parser would drop or misread
+_ROW_GROUPS = {"<thead>", "</thead>", "<tbody>", "</tbody>", "<tfoot>", "</tfoot>"}
 
 
 def cell_inner_html(cell: Cell) -> str:
@@ -827,12 +827,14 @@ def _table_html(table: Table, diagnostics: Diagnostics, header_cells: str, lost:
         if token in CELL_OPENINGS:
             cell = cells[index]
             index += 1
-            attributes = ""
             if len(token) == 3:  # "<td" / "<th": the spans follow until ">"
                 k += 1
                 while k < len(tokens) and tokens[k] != ">":
-                    attributes += tokens[k]
                     k += 1
+            # The spans are written from the cell, never copied from the skeleton's tokens (a source's own
+            # tokens are text from the input, not HTML to pass on).
+            attributes = "".join(span_tokens("td", cell.end_col - cell.start_col + 1,
+                                             cell.end_row - cell.start_row + 1)[1:-1])
             tag = token[:3]
             if not own or header_cells == "th":
                 tag = _header_tag(cell, in_head, header_cells)
