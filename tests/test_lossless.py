@@ -130,6 +130,12 @@ def test_every_writer_declares_what_it_holds_in_the_known_features():
         assert set(needs) <= set(FEATURES)
 
 
+def test_the_formats_command_lists_what_each_writer_holds():
+    rows = {r["name"]: r for r in json.loads(invoke("formats", "--format", "json").stdout)}
+    assert "header-rows" in rows["html"]["holds"] and "boxes" not in rows["html"]["holds"]
+    assert "spans" not in rows["csv"]["holds"] and rows["textract"]["holds"] is None
+
+
 def test_features_of_a_document():
     assert features(document()) == {"text": 4, "spans": 1, "blank": 1, "header-rows": 2, "header-cells": 1,
                                     "markup": 2}
