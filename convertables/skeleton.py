@@ -3,7 +3,8 @@
 TEDS builds its tree from the skeleton, and the PubTabNet writer writes it. A
 table read from HTML or PubTabNet keeps its source's own
 (:attr:`~convertables.model.Table.html_structure`); any other table gets one
-made from its grid, as PubTabNet's tables are made: the leading rows whose
+made from its grid, as PubTabNet's tables are made, from its first row and
+column with a cell (as GriTS counts a grid): the leading rows whose
 cells are all header cells in ``<thead>``, the rest in ``<tbody>``, a ``<tr>``
 for every row (also one that only spanning cells from above cover), and a
 ``<td>`` for every cell in row-major order, its spans as attributes. A slot no
@@ -97,6 +98,7 @@ def derived_skeleton(table: Table) -> tuple[list[str], list[Cell]]:
             break
         header_rows += 1
     width = max(entry[3] for entry in cells) + 1
+    first_col = min(entry[1] for entry in cells)  # (rows and columns before the first cell are no part of it)
     tokens: list[str] = []
     ordered: list[Cell] = []
     covering: list[tuple[int, int, int]] = []  # (first column, last column, last row) of cells from rows above
@@ -121,7 +123,7 @@ def derived_skeleton(table: Table) -> tuple[list[str], list[Cell]]:
         for row in rows:
             covering = [c for c in covering if c[2] >= row]
             tokens.append("<tr>")
-            x = 0
+            x = first_col
             for r0, c0, r1, c1, cell in by_row.get(row, []):
                 x = max(fill(row, x, c0), c1 + 1)
                 tokens.extend(span_tokens("td", c1 - c0 + 1, r1 - r0 + 1))

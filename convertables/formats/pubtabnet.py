@@ -390,7 +390,9 @@ def _grid_structure(table: Table, placed: list, diagnostics: Diagnostics) -> tup
     if not placed:
         return ["<tbody>", "</tbody>"], []
     placed = sorted(placed, key=lambda p: (p[0], p[1]))
-    top, left = min(0, placed[0][0]), min(0, min(p[1] for p in placed))
+    # From the first row and column with a cell, as the skeleton TEDS compares starts (and as GriTS
+    # counts a grid): an empty row above would be a row of empty cells here, and of no cell in the source.
+    top, left = placed[0][0], min(p[1] for p in placed)
     bottom, right = max(p[2] for p in placed), max(p[3] for p in placed)
     if (bottom - top + 1) * (right - left + 1) > MAX_WRITTEN_SLOTS:
         raise diagnostics.fail("pubtabnet-too-large", f"table {table.id} spans {bottom - top + 1:,} rows and "
