@@ -71,6 +71,13 @@ def read_from(html: str) -> Document:
     return read_document(html.encode(), get("html"), "x.html")
 
 
+def test_a_no_break_space_at_a_cells_end_is_text_as_a_browser_keeps_it():
+    doc = Document("d", [Table(0, [Region(0, 1, cells=[Cell(0, 0, 0, 0, "FY\xa02007\xa0"), Cell(0, 1, 0, 1, "x")])])])
+    assert [c.content for c in read_from(dumps(doc, "html").decode()).tables[0].cells()] == ["FY\xa02007\xa0", "x"]
+    assert [c.content for c in read_from("<table><tr><td> a\t</td><td>\n b <i>c</i>\u2003</td></tr></table>")
+            .tables[0].cells()] == ["a", "b c\u2003"]
+
+
 def test_header_cells_th_and_td():
     th = dumps(document(), "html", WriteOptions(header_cells="th")).decode()
     assert "<th>Name</th>" in th and "<th>a</th>" in th and "<td>x<sup>2</sup></td>" in th

@@ -29,7 +29,8 @@ or 100,000 cells of colspan 1000 cost their number of cells, not their area.
 
 Content is the cell's visible text (scripts, styles and nested tables left
 out), whitespace runs collapsed to one space, ``<br>`` and block boundaries as a
-line break; comments, processing instructions and doctypes are not text, the
+line break, a no-break space (and any other space but ASCII whitespace) kept as text, as browsers keep
+it; comments, processing instructions and doctypes are not text, the
 text after them is. A ``<th>``, a cell in ``<thead>`` and a ``<td scope>`` are
 header cells. Every ``<table>`` is a table, in
 document order; a nested table is a table of its own.
@@ -83,6 +84,7 @@ _INVISIBLE = {"script", "style", "template", "noscript", "head", "title"}
 _PAGE_BREAK = re.compile(r"(page-break-(before|after)\s*:\s*always|break-(before|after)\s*:\s*page)", re.I)
 _PAGE_IN_NAME = re.compile(r"-page-(\d+)-table-\d+", re.I)
 _WS = re.compile(r"[ \t\n\r\f]+")
+_HTML_SPACE = " \t\n\r\f"  # what HTML collapses and a browser trims; a no-break space is text
 _LEFT_OUT = _INVISIBLE | {"table"}
 _STRING_CONTAINERS = {"script", "style", "template", "rt", "rp"}  # beautifulsoup's: their text is not text
 _GENERATOR = re.compile("^generator$", re.I)
@@ -227,7 +229,7 @@ class _Model:
             else:  # cell_text's common case, inline: text only
                 raw = text = element.text
                 if text:
-                    text = text.strip()
+                    text = text.strip(_HTML_SPACE)
                     if not text.isprintable() or "  " in text:
                         text = _WS.sub(" ", text)
                     markup = None if raw == text else tuple(raw)
@@ -338,7 +340,7 @@ def cell_text(element) -> str:
         text = element.text
         if not text:
             return ""
-        text = text.strip()  # stripping first is the same: runs of whitespace never cross the ends
+        text = text.strip(_HTML_SPACE)  # stripping first is the same: runs of whitespace never cross the ends
         if text.isprintable() and "  " not in text:
             return text  # no tab, newline, CR, form feed or double space: nothing to collapse
         return _WS.sub(" ", text)
@@ -375,7 +377,7 @@ def cell_text(element) -> str:
                 if tail:
                     parts.append(tail)
     # Line breaks (from <br> and block boundaries) separate lines; empty lines go.
-    lines = (line.strip() for line in _WS.sub(" ", "".join(parts)).split(_BREAK))
+    lines = (line.strip(" ") for line in _WS.sub(" ", "".join(parts)).split(_BREAK))
     return "\n".join(line for line in lines if line)
 
 
