@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .skeleton import derived_skeleton, own_skeleton_fits, placed, span_leaves_its_row_group
+from .skeleton import derived_skeleton, overlapping_cells, own_skeleton_fits, placed, span_leaves_its_row_group
 
 if TYPE_CHECKING:
     from .diagnostics import Diagnostics
@@ -56,6 +56,8 @@ FEATURES = {f.name: f for f in (
     Feature("skeleton", "lossy-skeleton", "table with an HTML skeleton of its own (<th> cells, row groups)",
             "tables with an HTML skeleton of their own (<th> cells, row groups)",
             "TEDS compares one made from the grid"),
+    Feature("overlaps", "lossy-overlap", "cell on a slot another cell covers", "cells on slots other cells cover",
+            "left out"),
     Feature("empty", "lossy-table", "table without cells", "tables without cells", "left out"),
     Feature("boxes", "lossy-box", "box of a cell or table", "boxes of cells and tables", "left out"),
     Feature("pages", "lossy-page", "table on a page other than 1", "tables on a page other than 1",
@@ -76,6 +78,7 @@ def features(doc: Document) -> Counter:
         cells = placed(table)
         if not cells:
             found["empty"] += 1
+        found["overlaps"] += len(overlapping_cells(cells))
         head = _header_rows(cells)
         if own_skeleton_fits(table):
             structure = list(table.html_structure)
@@ -175,6 +178,7 @@ METRIC_NEEDS: dict[str, dict[str, str]] = {
     "structure": {
         "text": "the adjacency relations pair cells by their text: cells without it form no relation",
         "spans": "a spanning cell has a neighbour in each row and column it spans: its relations change",
+        "overlaps": "a cell left out has no relations: those it had are missed",
         "blank": "blank cells at the table's edge make rows and columns of their own: without them the grid "
                  "is smaller",
         "unknown": "cells of unknown content at the table's edge make rows and columns of their own: without "
@@ -195,12 +199,14 @@ METRIC_NEEDS: dict[str, dict[str, str]] = {
         "unknown": "cells of unknown content at the table's edge make rows and columns of their own: without "
                    "them the tree has fewer nodes",
         "empty": "a table left out is unpaired: it counts 0",
+        "overlaps": "a cell left out is a node fewer",
         "pages": "tables are paired on the same page",
     },
     "grits": {
         "text": "GriTS_Con compares each grid position's text",
         "spans": "GriTS_Top compares each grid position's span: a lost span changes every slot it covered",
         "boxes": "GriTS_Loc compares each grid position's box",
+        "overlaps": "where cells share a position the later holds it: a cell left out may change which",
         "markup": "GriTS_Con reads a cell's text runs joined by spaces: inline tags split the runs",
         "breaks": "GriTS_Con reads the text runs around a <br> joined by a space, not a line break",
         "blank": "blank cells at the table's edge make rows and columns of their own: without them the grid "

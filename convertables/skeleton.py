@@ -31,6 +31,27 @@ def placed(table: Table) -> list[tuple[int, int, int, int, Cell]]:
     return found
 
 
+def overlapping_cells(placed_cells: list) -> set[int]:
+    """The ids of the cells of :func:`placed` (row-major) that start on a slot an earlier
+    cell covers: a grid of slots (HTML, CSV, PubTabNet) cannot hold them."""
+    found: set[int] = set()
+    covering: list[tuple[int, int, int]] = []  # (first column, last column, last row) of cells from rows above
+    row, x = None, 0
+    spanning: list[tuple[int, int, int]] = []
+    for r0, c0, r1, c1, cell in placed_cells:
+        if r0 != row:
+            covering = [c for c in covering + spanning if c[2] >= r0]
+            spanning = []
+            row, x = r0, 0
+        if c0 < x or any(c[0] <= c1 and c0 <= c[1] for c in covering):
+            found.add(id(cell))
+            continue
+        if r1 > r0:
+            spanning.append((c0, c1, r1))
+        x = c1 + 1
+    return found
+
+
 def span_tokens(tag: str, colspan: int, rowspan: int) -> list[str]:
     """A cell's opening as PubTabNet writes it."""
     if colspan == 1 and rowspan == 1:

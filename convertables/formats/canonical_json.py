@@ -404,5 +404,5 @@ def validate(data: bytes, diagnostics: Diagnostics, model: str | None = None) ->
 
 FORMAT = Format("json", "convertables canonical JSON", (".json",), sniff, ("region", "structure"), read, write,
                 validate=validate,
-                holds=frozenset({"empty", "text", "breaks", "spans", "blank", "unknown", "header-rows",
+                holds=frozenset({"empty", "overlaps", "text", "breaks", "spans", "blank", "unknown", "header-rows",
                                  "header-span", "header-cells", "markup", "skeleton", "boxes", "pages"}))

@@ -400,5 +400,5 @@ FORMAT = Format(
         Option("track", "--track", str, "cTDaR output: A (tables) or B (cells).", "B", "write",
                choices=("A", "B"), case_sensitive=False),
     ),
-    native_frame="image", holds=frozenset({"empty", "spans", "blank", "unknown", "boxes", "header-span"}),
+    native_frame="image", holds=frozenset({"empty", "overlaps", "spans", "blank", "unknown", "boxes", "header-span"}),
 )

@@ -444,5 +444,5 @@ def sniff(head: bytes) -> bool:
 
 FORMAT = Format("docling", "docling DoclingDocument JSON (docling, docling-eval)", (".json",), sniff,
                 ("region", "structure"), read, write, native_frame="pdf",
-                holds=frozenset({"empty", "text", "breaks", "spans", "blank", "unknown", "header-rows",
+                holds=frozenset({"empty", "overlaps", "text", "breaks", "spans", "blank", "unknown", "header-rows",
                                 "header-span", "header-cells", "boxes", "pages"}))

@@ -73,7 +73,8 @@ from ..grid import drop_pandas_default_labels
 from ..model import Cell, Document, Region, Table
 from ..options import PAGE, PANDAS_LABELS, Option, ReadOptions, WriteOptions
 from ..registry import Format
-from ..skeleton import CELL_OPENINGS, own_skeleton_fits, placed, skeleton, span_leaves_its_row_group, span_tokens
+from ..skeleton import (CELL_OPENINGS, overlapping_cells, own_skeleton_fits, placed, skeleton,
+                        span_leaves_its_row_group, span_tokens)
 from ..sniffing import xml_root
 
 COLSPAN_MAX = 1000  # the WHATWG caps
@@ -760,26 +761,6 @@ def cell_inner_html(cell: Cell) -> str:
     return "".join(out)
 
 
-def _overlapping(placed_cells: list) -> set[int]:
-    """The ids of the cells (row-major) that start on a slot an earlier cell covers."""
-    found: set[int] = set()
-    covering: list[tuple[int, int, int]] = []  # (first column, last column, last row) of cells from rows above
-    row, x = None, 0
-    spanning: list[tuple[int, int, int]] = []
-    for r0, c0, r1, c1, cell in placed_cells:
-        if r0 != row:
-            covering = [c for c in covering + spanning if c[2] >= r0]
-            spanning = []
-            row, x = r0, 0
-        if c0 < x or any(c[0] <= c1 and c0 <= c[1] for c in covering):
-            found.add(id(cell))
-            continue
-        if r1 > r0:
-            spanning.append((c0, c1, r1))
-        x = c1 + 1
-    return found
-
-
 def _header_tag(cell: Cell, in_head: bool, header_cells: str) -> str:
     """The opening of a cell as ``--header-cells`` writes it (without ``>``)."""
     if not cell.header:
@@ -808,7 +789,7 @@ def _table_html(table: Table, diagnostics: Diagnostics, header_cells: str, lost:
                                                      f"tables of more than {MAX_WRITTEN_SLOTS:,} slots are not written")
     own = own_skeleton_fits(table)
     if not own:
-        overlapping = _overlapping(placed_cells)
+        overlapping = overlapping_cells(placed_cells)
         if overlapping:
             diagnostics.warning("html-overlap", f"table {table.id}: {len(overlapping)} cell(s) on slots another "
                                                 "cell covers cannot be written as HTML; left out")

@@ -794,6 +794,6 @@ FORMAT = Format(
         Option("keep_blank", "--keep-blank", bool, "ICDAR 2013 output: write blank cells too.", False, "write"),
     ),
     native_frame="pdf", validate=validate, names_say_model=True,
-    holds=frozenset({"empty", "text", "breaks", "spans", "unknown", "boxes", "pages", "header-span"}),
+    holds=frozenset({"empty", "overlaps", "text", "breaks", "spans", "unknown", "boxes", "pages", "header-span"}),
     holds_with=(("blank", "keep_blank"),),
 )
