@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .skeleton import derived_skeleton, overlapping_cells, own_skeleton_fits, placed, span_leaves_its_row_group
+from .skeleton import derived_skeleton, cells_on_covered_slots, own_skeleton_fits, placed, span_leaves_its_row_group
 
 if TYPE_CHECKING:
     from .diagnostics import Diagnostics
@@ -78,7 +78,7 @@ def features(doc: Document) -> Counter:
         cells = placed(table)
         if not cells:
             found["empty"] += 1
-        found["overlaps"] += len(overlapping_cells(cells))
+        found["overlaps"] += len(cells_on_covered_slots(cells))
         head = _header_rows(cells)
         if own_skeleton_fits(table):
             structure = list(table.html_structure)

@@ -31,7 +31,7 @@ def placed(table: Table) -> list[tuple[int, int, int, int, Cell]]:
     return found
 
 
-def overlapping_cells(placed_cells: list) -> set[int]:
+def cells_on_covered_slots(placed_cells: list) -> set[int]:
     """The ids of the cells of :func:`placed` (row-major) that start on a slot an earlier
     cell covers: a grid of slots (HTML, CSV, PubTabNet) cannot hold them."""
     found: set[int] = set()

@@ -73,7 +73,7 @@ from ..grid import drop_pandas_default_labels
 from ..model import Cell, Document, Region, Table
 from ..options import PAGE, PANDAS_LABELS, Option, ReadOptions, WriteOptions
 from ..registry import Format
-from ..skeleton import (CELL_OPENINGS, overlapping_cells, own_skeleton_fits, placed, skeleton,
+from ..skeleton import (CELL_OPENINGS, cells_on_covered_slots, own_skeleton_fits, placed, skeleton,
                         span_leaves_its_row_group, span_tokens)
 from ..sniffing import xml_root
 
@@ -789,7 +789,7 @@ def _table_html(table: Table, diagnostics: Diagnostics, header_cells: str, lost:
                                                      f"tables of more than {MAX_WRITTEN_SLOTS:,} slots are not written")
     own = own_skeleton_fits(table)
     if not own:
-        overlapping = overlapping_cells(placed_cells)
+        overlapping = cells_on_covered_slots(placed_cells)
         if overlapping:
             diagnostics.warning("html-overlap", f"table {table.id}: {len(overlapping)} cell(s) on slots another "
                                                 "cell covers cannot be written as HTML; left out")
