@@ -410,6 +410,7 @@ def formats(report: Annotated[str, typer.Option("--format", metavar="text|json",
             "note": f.pending,
             "read_options": [o.flag for o in f.options_for("read")] if f.reads else [],
             "write_options": [o.flag for o in f.options_for("write")] if f.writes else [],
+            "holds": sorted(f.holds) if f.writes and f.holds is not None else None,
         }
         for f in registry.FORMATS.values()
     ]

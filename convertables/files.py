@@ -282,15 +282,19 @@ def dumps(
     diagnostics: Diagnostics | None = None,
 ) -> bytes:
     """The bytes of ``doc`` written in ``format``, its boxes first converted to
-    the format's own frame where ``options`` say how."""
+    the format's own frame where ``options`` say how; what the format cannot hold
+    of the document is said (``lossy-*`` warnings, :mod:`convertables.losses`)."""
     from .grid import GridTooLarge
+    from .losses import warn_losses
 
     fmt = registry.get(format)
     diagnostics = diagnostics if diagnostics is not None else Diagnostics()
     try:
-        return fmt.writer()(_in_native_frame(doc, fmt, options, diagnostics), diagnostics, options)
+        data = fmt.writer()(_in_native_frame(doc, fmt, options, diagnostics), diagnostics, options)
     except GridTooLarge as exc:  # (a skeleton made from the grid)
         raise diagnostics.fail("too-large", str(exc)) from None
+    warn_losses(doc, fmt, options, diagnostics)
+    return data
 
 
 def _in_native_frame(doc: Document, to_format: Format, options: WriteOptions, diagnostics: Diagnostics) -> Document:

@@ -65,6 +65,7 @@ _BLOCKS = {"p", "div", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "pr
 _INVISIBLE = {"script", "style", "template", "noscript", "head", "title"}
 _PAGE_BREAK = re.compile(r"(page-break-(before|after)\s*:\s*always|break-(before|after)\s*:\s*page)", re.I)
 _WS = re.compile(r"[ \t\n\r\f]+")
+_HTML_SPACE = " \t\n\r\f"  # what HTML collapses and a browser trims; a no-break space is text
 _LEFT_OUT = _INVISIBLE | {"table"}
 _GENERATOR = re.compile("^generator$", re.I)
 
@@ -103,6 +104,8 @@ class TableModel:
         self.growing: list[Cell] = []
         self.overlaps = 0
         self.bad_spans: list[str] = []
+        self.in_head = False
+        """Rows of a <thead>: their cells are header cells, <td> or <th>."""
         self.structure: list[str] = []
         """The table's skeleton as PubTabNet's structure tokens (Table.html_structure)."""
 
@@ -129,10 +132,12 @@ class TableModel:
         k = 0
         x = 0
         cells = self.cells
+        in_head = self.in_head
         for element in elements:
             tag = element.tag
             if tag != "td" and tag != "th":
                 continue
+            header = in_head or tag == "th"
             if k < n:
                 while k < n and intervals[k][1] < x:
                     k += 1
@@ -142,6 +147,8 @@ class TableModel:
                     while k < n and intervals[k][1] < x:
                         k += 1
             if element.items():
+                if element.get("scope") is not None:  # a <td scope>: HTML 4's cell both header and data
+                    header = True
                 colspan, rowspan = _spans(element, self.bad_spans)
                 x1 = x + colspan - 1
                 if rowspan == 0:
@@ -174,14 +181,14 @@ class TableModel:
             else:  # cell_text's common case, inline: text only
                 raw = text = element.text
                 if text:
-                    text = text.strip()
+                    text = text.strip(_HTML_SPACE)
                     if not text.isprintable() or "  " in text:
                         text = _WS.sub(" ", text)
                     markup = None if raw == text else tuple(raw)
                 else:
                     text = ""
                     markup = None
-            cell = make_cell(y, x, y1, x1, text, None, tag == "th", markup)
+            cell = make_cell(y, x, y1, x1, text, None, header, markup)
             if k < n and intervals[k][0] <= x1:
                 self.overlaps += 1  # a table model error: two cells on one slot
             cells.append(cell)
@@ -243,8 +250,10 @@ def form_table(table_el) -> TableModel:
         elif name == "thead" or name == "tbody":
             model.end_row_group()
             model.structure.append(f"<{name}>")
+            model.in_head = name == "thead"
             for row in _rows_of(child):
                 model.row(row)
+            model.in_head = False
             model.structure.append(f"</{name}>")
             model.end_row_group()
     for row in _rows_of(loose):
@@ -274,7 +283,7 @@ def cell_text(element) -> str:
         text = element.text
         if not text:
             return ""
-        text = text.strip()  # stripping first is the same: runs of whitespace never cross the ends
+        text = text.strip(_HTML_SPACE)  # stripping first is the same: runs of whitespace never cross the ends
         if text.isprintable() and "  " not in text:
             return text  # no tab, newline, CR, form feed or double space: nothing to collapse
         return _WS.sub(" ", text)
@@ -311,7 +320,7 @@ def cell_text(element) -> str:
                 if tail:
                     parts.append(tail)
     # Line breaks (from <br> and block boundaries) separate lines; empty lines go.
-    lines = (line.strip() for line in _WS.sub(" ", "".join(parts)).split(_BREAK))
+    lines = (line.strip(" ") for line in _WS.sub(" ", "".join(parts)).split(_BREAK))
     return "\n".join(line for line in lines if line)
 
 

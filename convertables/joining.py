@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Callable, NamedTuple
 
 from . import registry
+from .containers import MemberRef
 from .diagnostics import Diagnostics
 from .export_names import CAMELOT_PAGE_TABLE
 from .model import Document, Table
@@ -39,8 +40,9 @@ class TableFile(NamedTuple):
     path: Path
 
 
-def per_table_name(path: Path) -> TableFile | None:
-    """What a per-table file's name says (None where it says no page and table)."""
+def per_table_name(path) -> TableFile | None:
+    """What a per-table file's name says (None where it says no page and table);
+    ``path`` may be a container's record (:class:`~convertables.containers.MemberRef`)."""
     stem = registry.without_suffix(path.name)
     for pattern in PER_TABLE_NAMES:
         match = pattern.match(stem)
@@ -59,7 +61,8 @@ def group(paths: list[Path]) -> tuple[dict[Path, list[TableFile]], list[Path]]:
         if found is None:
             others.append(path)
         else:
-            groups.setdefault(path.parent / found.document, []).append(found)
+            folder = path.container.parent if isinstance(path, MemberRef) else path.parent
+            groups.setdefault(folder / found.document, []).append(found)
     for files in groups.values():
         files.sort(key=lambda f: (f.page, f.table, f.path.name))
     return groups, others
@@ -100,7 +103,7 @@ def read_joined(table_files: list[TableFile], from_format: Format | None = None,
                                                   f"{table_file.table} again, as {first} is: left out")
     table_files = [f for f in table_files if kept[f[1:3]] == f.path]
 
-    def read_one(path: Path) -> Document:
+    def read_one(path) -> Document:  # (a file, or a container's member)
         own = Diagnostics(str(path))
         try:
             return read_source(path, from_format, options, own)

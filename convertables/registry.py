@@ -121,6 +121,14 @@ class Format:
     extracted_by: str | None = None
     """The tools that write this format from a PDF or a page image, for the
     hint given on an input that is one."""
+    holds: frozenset[str] | None = None
+    """What of the canonical model its writer holds (names of
+    :data:`convertables.losses.FEATURES`: ``text``, ``spans``, ``blank``,
+    ``header-rows``, ``header-cells``, ``markup``, ``boxes``, ``pages``); a
+    conversion that loses any other the document has says so (``lossy-*``), and
+    the scorer says which part of a metric that affects."""
+    holds_with: tuple[tuple[str, str], ...] = ()
+    """(feature, setting): what the writer holds only when the setting is given."""
     members: Callable[[BinaryIO], Iterator[Member]] | None = None
     """A container format (a JSONL file, one document a line): the documents a
     file holds, from a binary handle at its start, each named by the source's own

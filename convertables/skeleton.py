@@ -3,7 +3,8 @@
 TEDS builds its tree from the skeleton, and the PubTabNet writer writes it. A
 table read from HTML or PubTabNet keeps its source's own
 (:attr:`~convertables.model.Table.html_structure`); any other table gets one
-made from its grid, as PubTabNet's tables are made: the leading rows whose
+made from its grid, as PubTabNet's tables are made, from its first row and
+column with a cell (as GriTS counts a grid): the leading rows whose
 cells are all header cells in ``<thead>``, the rest in ``<tbody>``, a ``<tr>``
 for every row (also one that only spanning cells from above cover), and a
 ``<td>`` for every cell in row-major order, its spans as attributes. A slot no
@@ -31,6 +32,27 @@ def placed(table: Table) -> list[tuple[int, int, int, int, Cell]]:
     return found
 
 
+def cells_on_covered_slots(placed_cells: list) -> set[int]:
+    """The ids of the cells of :func:`placed` (row-major) that start on a slot an earlier
+    cell covers: a grid of slots (HTML, CSV, PubTabNet) cannot hold them."""
+    found: set[int] = set()
+    covering: list[tuple[int, int, int]] = []  # (first column, last column, last row) of cells from rows above
+    row, x = None, 0
+    spanning: list[tuple[int, int, int]] = []
+    for r0, c0, r1, c1, cell in placed_cells:
+        if r0 != row:
+            covering = [c for c in covering + spanning if c[2] >= r0]
+            spanning = []
+            row, x = r0, 0
+        if c0 < x or any(c[0] <= c1 and c0 <= c[1] for c in covering):
+            found.add(id(cell))
+            continue
+        if r1 > r0:
+            spanning.append((c0, c1, r1))
+        x = c1 + 1
+    return found
+
+
 def span_tokens(tag: str, colspan: int, rowspan: int) -> list[str]:
     """A cell's opening as PubTabNet writes it."""
     if colspan == 1 and rowspan == 1:
@@ -42,6 +64,27 @@ def span_tokens(tag: str, colspan: int, rowspan: int) -> list[str]:
         tokens.append(f' colspan="{colspan}"')
     tokens.append(">")
     return tokens
+
+
+def span_leaves_its_row_group(tokens: list[str], cells: list[Cell]) -> bool:
+    """Whether a cell of the skeleton spans rows below the end of its row group
+    (a header cell spanning into the body): HTML ends every rowspan at its row
+    group's end, so written as HTML the grid would change."""
+    row = -1
+    needed = -1  # the last row the group's cells reach
+    index = 0
+    for token in tokens:
+        if token in CELL_OPENINGS:
+            cell = cells[index]
+            index += 1
+            needed = max(needed, row + cell.end_row - cell.start_row)
+        elif token == "<tr>":
+            row += 1
+        elif token in ("</thead>", "</tbody>", "</tfoot>"):
+            if needed > row:
+                return True
+            needed = -1
+    return False
 
 
 def own_skeleton_fits(table: Table) -> bool:
@@ -80,6 +123,7 @@ def derived_skeleton(table: Table) -> tuple[list[str], list[Cell]]:
             break
         header_rows += 1
     width = max(entry[3] for entry in cells) + 1
+    first_col = min(entry[1] for entry in cells)  # (rows and columns before the first cell are no part of it)
     tokens: list[str] = []
     ordered: list[Cell] = []
     covering: list[tuple[int, int, int]] = []  # (first column, last column, last row) of cells from rows above
@@ -104,7 +148,7 @@ def derived_skeleton(table: Table) -> tuple[list[str], list[Cell]]:
         for row in rows:
             covering = [c for c in covering if c[2] >= row]
             tokens.append("<tr>")
-            x = 0
+            x = first_col
             for r0, c0, r1, c1, cell in by_row.get(row, []):
                 x = max(fill(row, x, c0), c1 + 1)
                 tokens.extend(span_tokens("td", c1 - c0 + 1, r1 - r0 + 1))

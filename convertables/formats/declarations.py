@@ -36,6 +36,8 @@ DECLARED: dict[str, Format] = {
     "icdar": _declare(
         "icdar", "icdar", "ICDAR 2013 region and cell-structure XML", (".xml",), ("region", "structure"),
         writes=True, validates=True, names_say_model=True, native_frame="pdf",
+        holds=frozenset({"empty", "overlaps", "text", "breaks", "spans", "unknown", "boxes", "pages", "header-span"}),
+        holds_with=(("blank", "keep_blank"),),
         options=(
             Option("keep_instructions", "--keep-instructions", bool,
                    "ICDAR 2013 input: keep the instruction elements (skipped by default).", False),
@@ -49,10 +51,18 @@ DECLARED: dict[str, Format] = {
         ),
     ),
     "html": _declare("html", "html", "HTML tables (also FineReader, Acrobat and pandas exports)",
-                     (".html", ".htm", ".xhtml"), ("structure",), writes=True, options=(PAGE, PANDAS_LABELS)),
+                     (".html", ".htm", ".xhtml"), ("structure",), writes=True,
+                     options=(PAGE, PANDAS_LABELS, Option(
+                         "header_cells", "--header-cells", str,
+                         "HTML output: source (as the table's own HTML skeleton has them, else as PubTabNet writes "
+                         "them: <td> in <thead>, <td scope> elsewhere), th (every header cell as <th>) or td (every "
+                         "one as <td>).", "source", "write", choices=("source", "th", "td"))),
+                     holds=frozenset({"empty", "text", "spans", "blank", "unknown", "header-rows", "header-cells",
+                                      "markup", "skeleton", "pages"})),
     "xlsx": _declare(
         "xlsx", "xlsx", "Excel workbooks (also Nitro 'To Excel' and pandas exports)", (".xlsx", ".xlsm"),
         ("structure",), writes=True, binary=True,
+        holds=frozenset({"text", "breaks", "spans", "header-rows", "header-span", "header-cells", "pages"}),
         options=(
             Option("split_blank_rows", "--split-blank-rows", bool,
                    "Excel input: split a sheet into tables at empty rows.", False),
@@ -63,6 +73,7 @@ DECLARED: dict[str, Format] = {
     "ctdar": _declare(
         "ctdar", "ctdar", "ICDAR 2019 cTDaR XML (Track A and B, and results)", (".xml",), ("region", "structure"),
         writes=True, native_frame="image",
+        holds=frozenset({"empty", "overlaps", "spans", "blank", "unknown", "boxes", "header-span"}),
         options=(
             Option("keep_filler_cells", "--keep-filler-cells", bool,
                    "cTDaR input: keep cells whose points are all 0,0 (the official scorer counts them).", False),
@@ -90,10 +101,14 @@ DECLARED: dict[str, Format] = {
         ),
     ),
     "canonical_json": _declare("canonical_json", "json", "convertables canonical JSON", (".json",),
-                               ("region", "structure"), writes=True, validates=True),
+                               ("region", "structure"), writes=True, validates=True,
+                               holds=frozenset({"empty", "overlaps", "text", "breaks", "spans", "blank", "unknown",
+                                                "header-rows", "header-span", "header-cells", "markup", "skeleton",
+                                                "boxes", "pages"})),
     "delimited": _declare(
         "delimited", "csv", "CSV/TSV, one table per file (Camelot, Tabula, pdfplumber, pandas)", (".csv", ".tsv"),
         ("structure",), writes=True,
+        holds=frozenset({"text", "breaks", "blank", "unknown", "header-span"}),
         options=(
             PAGE,
             PANDAS_LABELS,
@@ -117,26 +132,33 @@ DECLARED: dict[str, Format] = {
         native_frame=None, extracted_by="Azure AI Document Intelligence",
     ),
     "docling": _declare("docling", "docling", "docling DoclingDocument JSON (docling, docling-eval)", (".json",),
-                        ("region", "structure"), writes=True, native_frame="pdf", extracted_by="docling"),
+                        ("region", "structure"), writes=True, native_frame="pdf", extracted_by="docling",
+                        holds=frozenset({"empty", "overlaps", "text", "breaks", "spans", "blank", "unknown",
+                                         "header-rows", "header-span", "header-cells", "boxes", "pages"})),
     "pubtabnet": _declare("pubtabnet", "pubtabnet", "PubTabNet and FinTabNet JSONL, one table a line (TEDS ground "
-                          "truth)", (".jsonl",), ("structure",), writes=True, native_frame="image", container=True),
+                          "truth)", (".jsonl",), ("structure",), writes=True, native_frame="image", container=True,
+                          holds=frozenset({"empty", "text", "breaks", "spans", "blank", "unknown", "header-rows",
+                                           "header-span", "markup", "skeleton", "boxes", "pages"})),
     "markdown": _declare("markdown", "markdown", "Markdown pages: pipe, HTML and LaTeX tables (MinerU, Marker, "
                          "docling, olmOCR, VLMs)", (".md", ".markdown", ".mmd"), ("structure",), writes=True,
-                         options=(PAGE,)),
+                         options=(PAGE,), holds=frozenset({"text", "spans", "blank", "header-rows", "pages"})),
     "opendataloader_markdown": _declare(
         "opendataloader_markdown", "opendataloader-markdown", "Markdown pages as opendataloader-bench finds their "
         "tables (pipe tables made HTML by its rules, every <table>); chosen by name", (".md",), ("structure",),
         options=(PAGE,), reads_files_of=("markdown", "html")),
     "latex": _declare("latex", "latex", "LaTeX tabular environments (arXiv, OmniDocBench, vision-language models)",
-                      (".tex", ".latex"), ("structure",), writes=True, options=(PAGE,)),
+                      (".tex", ".latex"), ("structure",), writes=True, options=(PAGE,),
+                      holds=frozenset({"text", "spans", "blank"})),
     "pubtabnet_html": _declare("pubtabnet_html", "pubtabnet-html", "PubTabNet's TEDS JSON: {file name: HTML} (the "
                                "official batch_evaluate's input)", (".json",), ("structure",), container=True),
     "pagexml": _declare("pagexml", "pagexml", "PAGE XML tables (Transkribus, archival table datasets)", (".xml",),
-                        ("region", "structure"), writes=True, native_frame="image"),
+                        ("region", "structure"), writes=True, native_frame="image",
+                        holds=frozenset({"text", "breaks", "spans", "blank", "boxes"})),
     "scitsr": _declare("scitsr", "scitsr", "SciTSR structure JSON, one table a file", (".json",), ("structure",),
-                       writes=True),
+                       writes=True, holds=frozenset({"text", "spans", "blank"})),
     "doctags": _declare("doctags", "doctags", "DocTags with OTSL tables (docling, SmolDocling, docling-eval)",
-                        (".doctags",), ("structure",), writes=True, native_frame="page"),
+                        (".doctags",), ("structure",), writes=True, native_frame="page",
+                        holds=frozenset({"text", "spans", "blank", "header-rows", "header-cells", "pages"})),
     "wtw": _declare("wtw", "wtw", "WTW table annotations (PASCAL VOC-like XML, photographed tables)", (".xml",),
                     ("structure",), native_frame="image"),
     "mineru": _declare("mineru", "mineru", "MinerU content_list.json and content_list_v2.json (tables as HTML)",

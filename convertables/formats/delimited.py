@@ -41,7 +41,7 @@ export names), else 1. CSV has no header flags.
 
 The writer writes UTF-8 without a byte-order mark, commas (tabs into a file
 named ``.tsv``), ``\\r\\n`` line ends (RFC 4180), a rectangle of ``rows x
-columns`` fields per table from row and column 0. A field is quoted when it
+columns`` fields per table from its first row and column with a cell. A field is quoted when it
 holds a quote, a line break, U+FEFF or any of the four delimiters the reader
 considers (more than minimal quoting: a one-column file of ``a;b`` fields would
 otherwise read back as two columns). A spanning cell's text goes in its
@@ -287,6 +287,9 @@ def _writable(table: Table, diagnostics: Diagnostics) -> list[tuple[int, int, in
     if len(entries) < count:
         diagnostics.warning("csv-cell-left-out", f"table {table.id}: {count - len(entries)} cell(s) before the "
                                                  "first row or column, or on a slot an earlier cell holds, left out")
+    top, left = min((e[0] for e in entries), default=0), min((e[1] for e in entries), default=0)
+    if top or left:  # rows and columns before the first cell are no part of the table (as TEDS and GriTS count it)
+        entries = [(r0 - top, c0 - left, r1 - top, c1 - left, text) for r0, c0, r1, c1, text in entries]
     return entries
 
 

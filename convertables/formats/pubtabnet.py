@@ -37,7 +37,8 @@ headers); otherwise they are made from the grid: rows whose cells are all
 headers, from the top, in ``<thead>``, the others in ``<tbody>``, an empty
 ``<td></td>`` on every slot no cell covers. A cell's tokens are its ``markup``,
 or its content's characters. A document of one table writes it under its own
-``filename``; a document of several writes table k of page p (counted from 1)
+``filename`` (where it is on page 1); a document of several, or of one on
+another page, writes table k of page p (counted from 1)
 under ``<name>-page-<p>-table-<k><suffix>`` (the per-table naming ``--join``
 reads). A document read from FinTabNet is written as FinTabNet's record (its
 ``table_id``, the table's box, PDF boxes); any other with its boxes in image
@@ -390,7 +391,9 @@ def _grid_structure(table: Table, placed: list, diagnostics: Diagnostics) -> tup
     if not placed:
         return ["<tbody>", "</tbody>"], []
     placed = sorted(placed, key=lambda p: (p[0], p[1]))
-    top, left = min(0, placed[0][0]), min(0, min(p[1] for p in placed))
+    # From the first row and column with a cell, as the skeleton TEDS compares starts (and as GriTS
+    # counts a grid): an empty row above would be a row of empty cells here, and of no cell in the source.
+    top, left = placed[0][0], min(p[1] for p in placed)
     bottom, right = max(p[2] for p in placed), max(p[3] for p in placed)
     if (bottom - top + 1) * (right - left + 1) > MAX_WRITTEN_SLOTS:
         raise diagnostics.fail("pubtabnet-too-large", f"table {table.id} spans {bottom - top + 1:,} rows and "
@@ -455,8 +458,8 @@ def _grid_structure(table: Table, placed: list, diagnostics: Diagnostics) -> tup
 def _record_names(doc: Document) -> list[str]:
     """The ``filename`` of each table's record."""
     filename = doc.filename or "document"
-    if len(doc.tables) == 1:
-        return [filename]
+    if len(doc.tables) == 1 and (doc.tables[0].page or 1) == 1:
+        return [filename]  # (a lone table on another page is named by it, as tables of several are: its page kept)
     path = PurePosixPath(filename.replace("\\", "/"))
     stem, suffix = (path.stem, path.suffix) if path.suffix else (path.name, "")
     counts: dict[int, int] = {}

@@ -25,8 +25,10 @@ not a zip (``xlsx-not-zip``), merged ranges covering more than 5 million cells,
 more than 32 MiB uncompressed or a member
 inflating more than 100-fold past 16 MiB (``xlsx-bomb``).
 
-Writing: one worksheet per page ("Page 1", ...), tables on a page stacked with
-an empty row between them, merges for spans, header cells bold.
+Writing: one worksheet per page ("Page 1", ...), or where a page has several
+tables one per table (``page-1-table-1``, ``page-1-table-2``... as pandas
+names them, so that each reads back as a table of its own on its page), merges
+for spans, header cells bold.
 """
 
 from __future__ import annotations
@@ -340,11 +342,15 @@ def write(doc: Document, diagnostics: Diagnostics, options: WriteOptions = Write
     for table in doc.tables:
         by_page.setdefault(table.page or 1, []).append(table)
     bold = Font(bold=True)
-    for page in sorted(by_page):
-        sheet = workbook.create_sheet(f"Page {page}")
+    # A page of one table is a sheet "Page p"; a page of several, a sheet a table, named as pandas
+    # names them ("page-p-table-k"): tables stacked on one sheet would read back as one.
+    sheets = [(f"Page {page}" if len(tables) == 1 else f"page-{page}-table-{k}", page, [table])
+              for page, tables in sorted(by_page.items()) for k, table in enumerate(tables, 1)]
+    for title, page, tables in sheets:
+        sheet = workbook.create_sheet(title)
         offset = 0
         merged = 0
-        for table in by_page[page]:
+        for table in tables:
             cells = _writable(table, diagnostics)
             if not cells:
                 continue

@@ -208,6 +208,8 @@ def _files(record: Mapping, names: _Names) -> str:
     for candidate in record.get("alternatives") or ():
         lines.append(f"candidate: {candidate.get('gt_file')} / {candidate.get('result_file')}: "
                      f"{names.headline} {_number(candidate.get('f1'))}")
+    for note in record.get("losses") or ():
+        lines.append(f"lost in the result's format: {note}")
     if record.get("error"):
         lines.append(record["error"])
     if record.get("skipped"):

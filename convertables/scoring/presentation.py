@@ -50,6 +50,7 @@ def notes(report: Mapping) -> list[str]:
         f"normalisation: {report['normalisation']}",
         f"aggregation: {report['aggregation']}",
         *_kept_notes(report["documents"]),
+        *_loss_notes(report["documents"]),
         *(f"no result for ground truth {path}" for path in report["unpaired"]["gt"]),
         *(f"no ground truth for result {path}" for path in report["unpaired"]["result"]),
         *([f"scored in {_processes(report.workers)}"] if getattr(report, "workers", None) else []),
@@ -70,6 +71,17 @@ def _kept_notes(records: list[dict]) -> list[str]:
         return [f"{len(several)} documents had several candidates and kept the best "
                 "(the JSON report names each one's result_file and alternatives)"]
     return [_kept(r) for r in several]
+
+
+def _loss_notes(records: list[dict]) -> list[str]:
+    """What the result's format cannot hold of each document's ground truth, and
+    which part of the metric that affects (the JSON report has them all)."""
+    lossy = [r for r in records if r.get("losses")]
+    lines = [f"{r['document']}: {note}" for r in lossy[:MAX_KEPT_NOTES] for note in r["losses"]]
+    if len(lossy) > MAX_KEPT_NOTES:
+        lines.append(f"... and {len(lossy) - MAX_KEPT_NOTES} more documents whose result format cannot hold what "
+                     "their ground truth has (the JSON report's \"losses\" says each)")
+    return lines
 
 
 def _kept(record: dict) -> str:

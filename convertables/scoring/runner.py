@@ -19,9 +19,11 @@ from .. import containers, registry
 from ..diagnostics import Diagnostic, Diagnostics, InputError, Severity, UsageError
 from ..geometry import GeometryFailed
 from ..grid import GridTooLarge
+from ..losses import score_notes
 from ..model import Document
 from ..options import ReadOptions
 from ..reading import read_source
+from ..registry import Format
 from .metric import Metric, MetricError, Scored, ScoreSettings, get_metric
 from .pairing import DocumentPair, Pairing, Pairs, as_path, collect, document_key, pair
 from .executors import DaskCluster, LocalProcesses, executor_for
@@ -59,6 +61,20 @@ class _CandidateFiles:
             self.gts[path] = _read(path, self.gt_format, self.metric, diagnostics=read_findings)
             self.findings += read_findings.items
         return self.gts[path]
+
+    def format_of(self, path) -> Format | None:
+        """The format a result file was read in (None for one joined from several files)."""
+        if path is None or path in self.joined:
+            return None
+        if self.result_format:
+            return registry.get(self.result_format)
+        if isinstance(path, containers.MemberRef):
+            return registry.get(path.format)
+        try:
+            with open(path, "rb") as handle:
+                return registry.detect(Path(path), handle.read(registry.SNIFF_BYTES))
+        except OSError:
+            return None
 
     def result(self, path: Path) -> Document | None:
         if path not in self.results:
@@ -159,6 +175,11 @@ def score_pair(pair_: DocumentPair, settings: ScoreSettings, explain: bool = Fal
         where = record["result_file"] or record["gt_file"]  # (the metric's findings about the result name none)
         _record_findings(record, problems, [*metric.reading_findings(candidates.findings, settings),
                                  *(d if d.file else replace(d, file=where) for d in best.findings)])
+        result = candidates.results.get(best.result_file) if best.result_file is not None else None
+        lost = score_notes(candidates.gt(best.gt_file), result, candidates.format_of(best.result_file),
+                           settings.metric) if result is not None else []
+        if lost:
+            record["losses"] = lost
         detail = (_explained(metric, candidates, best.gt_file, best.result_file, best.scored, settings)
                   if explain else None)
     except InputError as exc:
@@ -382,18 +403,22 @@ def score_paths(
         every = sorted(registry.input_suffixes()) if not settings.result_format else result_suffixes
         result_paths = [Path(p) for p in collect(result, every, metric.gt_model)  # (csv too, where it is per-table files)
                  if p.lower().endswith(tuple(result_suffixes)) or per_table_name(Path(p))]
+        # a container's records named per table (PubTabNet's of a document of several tables) join too
+        result_paths = containers.expand(result_paths, registry.get(settings.result_format)
+                                         if settings.result_format else None)
         joined, others = group(result_paths)
-        result_files = sorted([*joined, *others])
+        result_files = sorted([*joined, *others], key=str)
     else:
         result_files = collect(result, result_suffixes, metric.gt_model)
-    # each container's documents, paired by their names there (read when scored, never held)
+        # each container's documents, paired by their names there (read when scored, never held)
+        result_files = containers.expand(result_files, registry.get(settings.result_format)
+                                         if settings.result_format else None)
     gt_files = containers.expand(gt_files, registry.get(settings.gt_format) if settings.gt_format else None)
-    result_files = containers.expand(result_files, registry.get(settings.result_format)
-                                     if settings.result_format else None)
     if not gt_files:
         raise UsageError(f"{gt}: no ground-truth files found")
-    if gt.is_file() and result.is_file() and not joined and len(gt_files) == len(result_files) == 1:
-        # two files of a document each: each other's, whatever their names
+    if gt.is_file() and result.is_file() and len(gt_files) == len(result_files) == 1:
+        # two files of a document each (a result's per-table records joined are one): each other's,
+        # whatever their names
         pairing = Pairing(Pairs([DocumentPair(document_key(gt_files[0]), [as_path(gt_files[0])],
                                               as_path(result_files[0]))]))
     else:
