@@ -75,7 +75,7 @@ _GROWING = 1 << 62  # the end row of a rowspan=0 cell until its row group ends
 # Cells are made field by field in TableModel.row, once for every cell of a page: calling
 # Cell() runs its dataclass __init__ in a new interpreter frame entered from C, which
 # making the object and storing its nine fields here avoids. (A field added
-# to Cell and not set here fails tests/test_format_cases.py.)
+# to Cell and not set here fails tests/acceptance/test_format_cases.py.)
 _new = object.__new__
 
 

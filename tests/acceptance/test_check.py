@@ -13,7 +13,7 @@ import pytest
 from convertables.checks import CheckOptions, check_paths
 from convertables.diagnostics import Severity
 from tests.conftest import CASES, ROOT, corpus_path
-from tests.test_cli import invoke
+from tests.acceptance.test_cli import invoke
 
 CHECK_CASES = sorted((CASES / "check").iterdir())
 

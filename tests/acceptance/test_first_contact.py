@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from convertables import registry
 from convertables.cli import app
-from tests.test_html_report import browser, quiet_console, show  # noqa: F401 (a fixture)
+from tests.acceptance.test_html_report import browser, quiet_console, show  # noqa: F401 (a fixture)
 
 from conftest import ROOT, load_script
 
@@ -91,7 +91,7 @@ def test_score_examples_cover_teds_grits_and_the_html_report():
     assert "--metric teds" in shown and "--metric grits" in shown and "--html report.html" in shown
 
 
-TEXTRACT = (Path(__file__).parent / "cases" / "textract" / "merged-cells-headers-title-footer"
+TEXTRACT = (Path(__file__).parents[1] / "cases" / "textract" / "merged-cells-headers-title-footer"
             / "input.json")
 
 
@@ -195,7 +195,7 @@ def test_check_of_the_official_ground_truth_shows_its_three_defects_first(corpus
 
 # -- progress: on a terminal, never in a pipe -----------------------------------------------
 
-SAMPLE = Path(__file__).resolve().parent.parent / "samples" / "icdar" / "sample-str.xml"
+SAMPLE = Path(__file__).resolve().parents[2] / "samples" / "icdar" / "sample-str.xml"
 
 
 def _run(args: list[str], terminal: bool) -> tuple[int, str]:
@@ -291,7 +291,7 @@ def test_a_table_similarity_report_names_its_headline_not_f1(tmp_path, metric, h
 
 @pytest.mark.parametrize("metric, folder, headline", [("structure", "icdar", "F1"), ("ctdar-b", "ctdar", "WAvg F1")])
 def test_the_adjacency_reports_keep_f1_and_wavg_f1(tmp_path, metric, folder, headline):
-    sample = next((Path(__file__).resolve().parent.parent / "samples" / folder).glob("*.xml"))
+    sample = next((Path(__file__).resolve().parents[2] / "samples" / folder).glob("*.xml"))
     if metric == "structure":
         sample = sample.with_name("sample-str.xml")
     result = runner.invoke(app, ["score", "--gt", str(sample), "--result", str(sample), "--metric", metric,
@@ -350,9 +350,9 @@ def test_without_the_corpus_each_data_set_is_one_skip_line(tmp_path):
     import subprocess
     import sys
 
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-ra", "-p", "no:cacheprovider", "tests/test_pubtabnet.py"],
+        [sys.executable, "-m", "pytest", "-q", "-ra", "-p", "no:cacheprovider", "tests/unit/test_pubtabnet.py"],
         cwd=root, capture_output=True, text=True, timeout=600,
         env={**os.environ, "CONVERTABLES_CORPUS": str(tmp_path / "none")})
     skips = [line for line in done.stdout.splitlines() if line.startswith("SKIPPED")]
@@ -369,7 +369,7 @@ def _corpus_path_line() -> int:
 
 
 def test_readme_names_the_corpus_sources_and_the_variable():
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     readme = (root / "README.md").read_text(encoding="utf-8")
     assert "CONVERTABLES_CORPUS" in readme
     for folder in ("icdar2013", "icdar2013_results", "ctdar2019", "pubmed_gt", "pubtabnet", "fintabnet",

@@ -16,7 +16,7 @@ from convertables.cli import app
 from convertables.htmlreport import histogram_counts, page
 from convertables.model import Cell, Region, Table
 from tests.conftest import ROOT, corpus_path
-from tests.test_explain import GT, RESULT, ctdar_table, doc, grid, page_doc
+from tests.unit.test_explain import GT, RESULT, ctdar_table, doc, grid, page_doc
 
 SAMPLES = ROOT / "samples"
 HOSTILE = '</script><script>window.pwned = 1</script><img src=x onerror="window.pwned = 2">'

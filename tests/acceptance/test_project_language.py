@@ -9,6 +9,7 @@ import re
 from tests.conftest import ROOT
 
 SOURCES = [*sorted((ROOT / "convertables").rglob("*.py")), *sorted((ROOT / "tests").glob("*.py")),
+           *sorted((ROOT / "tests").glob("unit/*.py")), *sorted((ROOT / "tests").glob("acceptance/*.py")),
            *sorted((ROOT / "tools").glob("*.py")), ROOT / "pyproject.toml"]
 NOT_OURS = re.compile(r"\b(STYLE|SPEC)\.md\b|\bissues? #?\d+|\bprinciples? \d+")
 TIMING = re.compile(r"\b\d+(\.\d+)? ?(ms|µs|us)\b|\b\d+\.\d+ ?s\b|\+\d+(\.\d+)? ?s\b")

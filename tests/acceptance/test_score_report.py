@@ -162,7 +162,7 @@ def test_precision_recall_and_f1_where_counts_are_zero():
 
 def test_the_notes_say_which_candidate_of_a_document_was_kept(tmp_path: Path):
     from convertables import write
-    from tests.test_score_structure import _pubmed_folders, doc, grid
+    from tests.unit.test_score_structure import _pubmed_folders, doc, grid
 
     gt, res = _pubmed_folders(tmp_path / "pubmed")
     notes = summary(score_paths(gt, res, ScoreSettings(variant="pubmed"))).notes

@@ -6,7 +6,7 @@ The tutorial's ```sh blocks are run in order, each by bash, in one empty tempora
 output and standard error together, as a terminal shows them) must be the ```text block
 that follows it in the tutorial, but for trailing whitespace. A block the tutorial shows
 without a ```text block after it must print nothing. The one block marked
-``<!-- not run by tests/test_tutorial.py ... -->`` (the install) is left out: instead,
+``<!-- not run by tests/acceptance/test_tutorial.py ... -->`` (the install) is left out: instead,
 ``convertables`` and ``python`` are put on PATH as small scripts that run this interpreter
 on this checkout. Nothing here reads the shared corpus.
 """
@@ -27,7 +27,7 @@ import pytest
 from tests.conftest import ROOT
 
 DOC = ROOT / "docs" / "tutorial.md"
-SKIP_MARKER = "<!-- not run by tests/test_tutorial.py"
+SKIP_MARKER = "<!-- not run by tests/acceptance/test_tutorial.py"
 FENCE = re.compile(r"^```([\w-]*)[ \t]*\n(.*?)^```[ \t]*$", re.M | re.S)
 RUN = {"sh", "python"}
 

@@ -13,8 +13,8 @@ from convertables.diagnostics import Diagnostics
 from convertables.formats import ctdar
 from convertables.options import ReadOptions
 
-from .conftest import corpus_path
-from .helpers import read_both_ways
+from ..conftest import corpus_path
+from ..helpers import read_both_ways
 
 
 def _read_both(data: bytes, options: ReadOptions = ReadOptions()):

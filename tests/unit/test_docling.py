@@ -22,7 +22,7 @@ from convertables.formats import docling, icdar
 from convertables.geometry import envelope
 from convertables.model import BBox, Cell, Document, Frame, Page, Region, Table
 from tests.conftest import CASES, ROOT, corpus_path
-from tests.test_properties import documents
+from tests.unit.test_properties import documents
 
 runner = CliRunner()
 DOCLING = registry.FORMATS["docling"]

@@ -260,7 +260,7 @@ def test_cell_outcomes_count_a_relation_for_both_its_cells():
 
 # -- the runner ----------------------------------------------------------------------------------
 
-SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 
 
 def test_details_follow_the_records_and_an_explanation_that_fails_leaves_the_scores(tmp_path: Path, monkeypatch):

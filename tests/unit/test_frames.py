@@ -10,7 +10,7 @@ from convertables.diagnostics import Diagnostics
 from convertables.geometry import PageFrame, convert_box
 from convertables.model import BBox, Cell, Document, Frame, Region, Table
 from convertables.options import WriteOptions
-from tests.test_cli import invoke
+from tests.acceptance.test_cli import invoke
 from tests.conftest import ROOT
 
 A4 = PageFrame(dpi=300, page_height_pt=842)
@@ -146,7 +146,7 @@ _NATIVE_EXAMPLES = {
     "icdar": lambda: (ROOT / "samples" / "icdar" / "sample-str.xml").read_bytes(),
     "ctdar": lambda: (ROOT / "samples" / "ctdar" / "sample.xml").read_bytes(),
     "marmot": lambda: (ROOT / "samples" / "marmot" / "sample.xml").read_bytes(),
-    "pod": lambda: __import__("tests.test_pod", fromlist=["SPANS"]).SPANS,
+    "pod": lambda: __import__("tests.unit.test_pod", fromlist=["SPANS"]).SPANS,
     "abbyy": lambda: (ROOT / "samples" / "abbyy" / "sample.xml").read_bytes(),
     "textract": lambda: (ROOT / "tests" / "cases" / "textract" / "merged-cells-headers-title-footer" / "input.json")
     .read_bytes(),

@@ -1,6 +1,6 @@
 """Fuzzing smoke test: random byte mutations of real files give a clean error or
 a valid model, never anything else. CI runs 300 mutations; a longer run:
-``CONVERTABLES_FUZZ_EXAMPLES=20000 .venv/bin/python -m pytest tests/test_fuzz.py``."""
+``CONVERTABLES_FUZZ_EXAMPLES=20000 .venv/bin/python -m pytest tests/unit/test_fuzz.py``."""
 
 from __future__ import annotations
 

@@ -29,7 +29,7 @@ from convertables.scoring.grits_alignment import (
 from convertables.scoring import grits_alignment
 from convertables.scoring.matching_blocks import matched_characters
 
-FIXTURE = Path(__file__).resolve().parent / "grits_official.json"
+FIXTURE = Path(__file__).resolve().parents[1] / "grits_official.json"
 KINDS = ("top", "con", "loc")
 
 
@@ -360,7 +360,7 @@ def test_boxes_on_one_side_only_locate_nothing(tmp_path):
 
 # -- the benchmark's tables ------------------------------------------------------------------------
 
-BENCHMARK = Path(__file__).resolve().parent.parent / "benchmarks" / "grits_vs_official.py"
+BENCHMARK = Path(__file__).resolve().parents[2] / "benchmarks" / "grits_vs_official.py"
 
 
 def test_the_benchmark_runs_and_its_tables_cover_every_position_once():

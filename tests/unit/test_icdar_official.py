@@ -21,7 +21,7 @@ import pytest
 from convertables import registry
 from convertables.files import read_document
 from convertables.scoring import ScoreSettings, score_paths
-from tests.test_cli import invoke
+from tests.acceptance.test_cli import invoke
 
 # Two 2x2 tables, on pages 1 and 2; each has 4 relations.
 GT = """<?xml version="1.0" encoding="UTF-8"?>

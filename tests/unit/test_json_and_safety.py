@@ -16,7 +16,7 @@ from convertables.formats import canonical_json
 from convertables.model import BBox, Cell, Document, Frame, Instruction, Page, Region, Table, TextItem
 from convertables.validation import first_json_error, plainly_valid, validate_json
 from convertables.xmlsafe import parse_xml
-from tests.test_properties import any_text, documents
+from tests.unit.test_properties import any_text, documents
 
 
 def _rich_doc() -> Document:

@@ -23,7 +23,7 @@ from convertables.scoring.tree_edit import Tree, _tree_distances, distance, mapp
 from table_pairs import pairs, pubtabnet_pairs
 from conftest import corpus_path
 
-REFERENCE = json.loads((Path(__file__).parent / "data" / "teds_reference.json").read_text())
+REFERENCE = json.loads((Path(__file__).parents[1] / "data" / "teds_reference.json").read_text())
 
 
 # -- the tree edit distance ---------------------------------------------------------------------

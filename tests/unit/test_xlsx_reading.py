@@ -24,9 +24,9 @@ from convertables.files import read_document
 from convertables.formats import xlsx, xlsx_workbook
 from convertables.grid import validate_document
 from convertables.options import ReadOptions
-from tests.test_roundtrip_office import documents
+from tests.unit.test_roundtrip_office import documents
 
-CASES = Path(__file__).parent / "cases"
+CASES = Path(__file__).parents[1] / "cases"
 
 
 def _both(data: bytes) -> tuple[list, list]:
