@@ -7,6 +7,8 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 from tests.conftest import ROOT
 
 SCRIPT = ROOT / "benchmarks" / "run.py"
@@ -20,6 +22,7 @@ def _module():
     return module
 
 
+@pytest.mark.slow
 def test_the_script_prints_a_row_of_figures_for_every_command():
     run = subprocess.run([sys.executable, str(SCRIPT), "--runs", "2", "--only", "ctdar-20"],
                          capture_output=True, text=True, timeout=300)
@@ -45,6 +48,7 @@ def test_instructions_of_every_process_are_added_up():
     assert _module().instructions_in("==7== error: no such file\n") is None
 
 
+@pytest.mark.slow
 def test_the_scale_benchmark_generates_a_corpus_scores_it_and_deletes_it(tmp_path):
     run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "scale.py"), "--documents", "150", "300",
                           "--metrics", "structure", "teds", "--jobs", "1", "--tmp", str(tmp_path)],

@@ -117,6 +117,7 @@ def test_names_ending_in_a_and_b_are_alternatives_only_where_they_follow_icdar_2
         assert unpaired == (set() if folder == "icdar" else {"p1b.xml"})
 
 
+@pytest.mark.slow
 def test_the_real_ground_truth_defects_are_found():
     gt = corpus_path("icdar2013", "gt")
     findings = check_paths([gt], CheckOptions(pdf_dir=corpus_path("icdar2013", "pdf")))

@@ -136,6 +136,7 @@ def test_usage_errors_exit_2_with_one_line(args, message):
     assert "Traceback" not in result.output
 
 
+@pytest.mark.slow
 def test_the_done_when_of_the_hub(tmp_path: Path):
     """convert gt -> json -> icdar reproduces every structure file's grid."""
     gt = corpus_path("icdar2013", "gt")
@@ -181,6 +182,7 @@ def test_an_input_is_read_up_to_the_limit_even_where_its_size_is_not_known(tmp_p
         assert error.value.diagnostic.code == "too-large" and "more than 100 bytes" in str(error.value)
 
 
+@pytest.mark.slow
 def test_the_wheel_ships_the_schemas(tmp_path: Path):
     """Schemas are package data, loaded with importlib.resources from an installed wheel."""
     import zipfile

@@ -82,6 +82,7 @@ def cluster():
         yield local
 
 
+@pytest.mark.slow
 @needs_dask
 @pytest.mark.parametrize("metric, corpus", [("structure", _structure_corpus), ("teds", _teds_corpus)])
 def test_a_dask_cluster_gives_the_local_run_s_report(tmp_path: Path, cluster, metric: str, corpus):
@@ -96,6 +97,7 @@ def test_a_dask_cluster_gives_the_local_run_s_report(tmp_path: Path, cluster, me
         assert local["errors"] and local["unpaired"]["result"]  # (an unreadable result, a stray: alike on dask)
 
 
+@pytest.mark.slow
 @needs_dask
 def test_records_come_back_in_document_order_as_they_are_scored(tmp_path: Path, cluster):
     gt, res = _structure_corpus(tmp_path)
@@ -112,6 +114,7 @@ def _after(item: tuple[float, int]) -> int:
     return item[1]
 
 
+@pytest.mark.slow
 @needs_dask
 def test_results_keep_the_items_order_whatever_order_they_are_done_in(cluster):
     items = [((8 - n) * 0.05, n) for n in range(9)]  # (the first sent is the last done)
@@ -121,6 +124,7 @@ def test_results_keep_the_items_order_whatever_order_they_are_done_in(cluster):
         assert list(on_dask.map(_after, [(0, n) for n in range(1000)], 1000)) == list(range(1000))  # (in chunks)
 
 
+@pytest.mark.slow
 @needs_dask
 def test_without_a_scheduler_a_local_cluster_of_jobs_workers_is_started_and_closed(tmp_path: Path):
     import psutil
@@ -145,6 +149,7 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
+@pytest.mark.slow
 @needs_dask
 def test_a_scheduler_that_cannot_be_reached_is_said_in_one_line_in_time(tmp_path: Path, monkeypatch):
     monkeypatch.setattr(executors, "CONNECT_TIMEOUT_S", 1.5)
@@ -164,6 +169,7 @@ def test_a_scheduler_that_cannot_be_reached_is_said_in_one_line_in_time(tmp_path
         assert why in run.stderr and len(run.stderr.splitlines()) == 1
 
 
+@pytest.mark.slow
 @needs_dask
 def test_a_scheduler_without_workers_is_said_in_time(tmp_path: Path, monkeypatch):
     from distributed import LocalCluster
@@ -175,6 +181,7 @@ def test_a_scheduler_without_workers_is_said_in_time(tmp_path: Path, monkeypatch
             score(gt, res, executor="dask", scheduler=empty.scheduler_address)
 
 
+@pytest.mark.slow
 @needs_dask
 def test_files_a_worker_cannot_read_are_refused_before_scoring(cluster):
     with executors.DaskCluster(cluster.scheduler_address) as on_dask:
@@ -193,6 +200,7 @@ def test_dask_without_the_extra_is_a_usage_error_naming_it(tmp_path: Path, monke
                           "pip install 'convertables[dask]'\n")
 
 
+@pytest.mark.slow
 def test_executor_and_scheduler_are_checked(tmp_path: Path):
     gt, res = _structure_corpus(tmp_path)
     for args, said in ((["--executor", "spark"], "error: --executor is local or dask, not 'spark'\n"),

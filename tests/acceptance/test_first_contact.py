@@ -42,6 +42,7 @@ def _commands():
     return commands
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", [name for name, _ in _commands()] + ["textract2icdar"])
 def test_every_help_screen_shows_every_character_of_its_texts(name):
     group, ctx, _ = _root_and_commands()
@@ -177,6 +178,7 @@ def test_check_groups_repeats_puts_errors_first_and_counts_by_code(tmp_path):
     assert len(quiet.stdout.splitlines()) == 2
 
 
+@pytest.mark.slow
 def test_check_of_the_official_ground_truth_shows_its_three_defects_first(corpus):
     gt, pdf = corpus("icdar2013", "gt"), corpus("icdar2013", "pdf")
     result = runner.invoke(app, ["check", str(gt), "--pdf-dir", str(pdf)], env=WIDE)
@@ -227,6 +229,7 @@ def _run(args: list[str], terminal: bool) -> tuple[int, str]:
     return process.wait(timeout=120), b"".join(chunks).decode("utf-8", "replace")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command, word", [("convert", "converting"), ("check", "checking"), ("score", "scoring")])
 def test_long_commands_show_one_progress_bar_on_a_terminal_and_none_in_a_pipe(tmp_path, command, word):
     folder = tmp_path / "gt"
@@ -310,6 +313,7 @@ def test_the_page_states_the_clearance_below_the_sticky_legend():
     assert "scrollIntoView" in _asset("page.js")
 
 
+@pytest.mark.slow
 def test_a_link_to_a_document_opens_it_below_the_legend_in_chromium(browser, tmp_path):
     """report.html#doc-19: the section opens, scrolled so that the sticky legend leaves its title in view."""
     names = [f"d{i:02}" for i in range(30)]
@@ -344,6 +348,7 @@ def test_a_link_to_a_document_opens_it_below_the_legend_in_chromium(browser, tmp
 
 # -- where the test data comes from ---------------------------------------------------------
 
+@pytest.mark.slow
 def test_without_the_corpus_each_data_set_is_one_skip_line(tmp_path):
     """Tests that ask for the corpus in their body and through fixtures, two data sets."""
     import os

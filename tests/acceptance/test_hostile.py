@@ -37,6 +37,7 @@ def _fatal(code: str, name: str) -> bool:
     return code not in TOLERATED or name.endswith(".json")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", HOSTILE, ids=[p.name for p in HOSTILE])
 def test_hostile_input_ends_cleanly(case: Path, tmp_path: Path):
     code = case.name.split("--")[0]
@@ -84,6 +85,7 @@ for fmt in registry.FORMATS.values():
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", HOSTILE, ids=[p.name for p in HOSTILE])
 def test_what_hostile_input_reads_as_is_written_in_every_format_or_refused(case: Path):
     # a huge grid read from a small file must not make a writer run for hours

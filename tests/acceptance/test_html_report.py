@@ -175,6 +175,7 @@ def quiet_console(browser) -> list:
     return [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
 
 
+@pytest.mark.slow
 def test_the_page_in_chromium_totals_histogram_sorting_colours_and_a_cells_relations(browser, tmp_path: Path):
     from selenium.webdriver.common.by import By
 
@@ -225,6 +226,7 @@ def test_the_page_in_chromium_totals_histogram_sorting_colours_and_a_cells_relat
     assert (tmp_path / "report.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+@pytest.mark.slow
 def test_ctdar_b_in_chromium_colours_cells_at_the_threshold_chosen(browser, tmp_path: Path):
     from selenium.webdriver.common.by import By
 
@@ -247,6 +249,7 @@ def test_ctdar_b_in_chromium_colours_cells_at_the_threshold_chosen(browser, tmp_
     assert quiet_console(browser) == []
 
 
+@pytest.mark.slow
 def test_region_in_chromium_draws_its_pages(browser, tmp_path: Path):
     from selenium.webdriver.common.by import By
 
@@ -265,6 +268,7 @@ def test_region_in_chromium_draws_its_pages(browser, tmp_path: Path):
     assert quiet_console(browser) == []
 
 
+@pytest.mark.slow
 def test_hostile_text_is_shown_as_text_in_chromium(browser, tmp_path: Path):
     hostile = doc(Table(0, [Region(0, 1, cells=[Cell(0, 0, 0, 0, HOSTILE), Cell(0, 1, 0, 1, "B")])]))
     report = score(hostile, hostile, explain=True)
@@ -276,6 +280,7 @@ def test_hostile_text_is_shown_as_text_in_chromium(browser, tmp_path: Path):
     assert browser.execute_script("return window.pwned === undefined")
 
 
+@pytest.mark.slow
 def test_the_icdar_2013_results_in_chromium(browser, tmp_path: Path):
     from selenium.webdriver.common.by import By
 
@@ -297,6 +302,7 @@ def test_the_icdar_2013_results_in_chromium(browser, tmp_path: Path):
     browser.save_screenshot(str(tmp_path / "icdar2013.png"))
 
 
+@pytest.mark.slow
 def test_the_pubmed_set_in_chromium(browser, tmp_path: Path):
     from selenium.webdriver.common.by import By
 
@@ -312,6 +318,7 @@ def test_the_pubmed_set_in_chromium(browser, tmp_path: Path):
     assert quiet_console(browser) == []
 
 
+@pytest.mark.slow
 def test_a_metric_that_aligns_cells_colours_them_and_names_each_ones_partner(browser, tmp_path: Path):
     """What TEDS or GriTS could give (kind "cells"): outcomes of the cells themselves, partners with a similarity."""
     import json
@@ -343,6 +350,7 @@ def test_a_metric_that_aligns_cells_colours_them_and_names_each_ones_partner(bro
     assert quiet_console(browser) == []
 
 
+@pytest.mark.slow
 def test_teds_in_chromium_colours_cells_by_the_tree_edit_mapping(browser, tmp_path: Path):
     """A cell's text changed (12.5 -> 12.8: one edit in four characters, similarity 0.75) and a row lost."""
     from selenium.webdriver.common.by import By

@@ -78,6 +78,7 @@ def test_instructions_are_skipped_unless_asked():
     assert kept.tables[0].regions[0].instructions[2].subinstr_id == 2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("suffix", ["-str.xml", "-reg.xml"])
 def test_round_trip_through_json_keeps_every_ground_truth_grid(suffix):
     for path in _gt_files(f"*{suffix}"):
@@ -98,6 +99,7 @@ def _read_bytes(data: bytes):
     return read_document(data, icdar.FORMAT, diagnostics.file or "<input>", ReadOptions(), diagnostics), diagnostics
 
 
+@pytest.mark.slow
 def test_written_files_validate_against_our_xsds():
     for path in _gt_files():
         doc, _ = _read(path, keep_instructions=True)
@@ -132,6 +134,7 @@ def test_real_result_files_read():
     assert (first.bbox.y1, first.bbox.y2) == (-1776.0, -1769.0)
 
 
+@pytest.mark.slow
 def test_pubmed_ground_truth_reads():
     files = sorted(corpus_path("pubmed_gt", "gt").glob("*.xml"))
     assert len(files) == 863

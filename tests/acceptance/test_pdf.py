@@ -58,6 +58,7 @@ OFFICIAL_GT_ITEMS = {
 }
 
 
+@pytest.mark.slow
 def test_ground_truth_regions_hold_the_official_tools_items():
     """The region metric's items, counted as pdfxtk counts them (no-break spaces kept, a
     ligature one item): every ground-truth region of the 71 region files holds the

@@ -47,6 +47,7 @@ def _run(site: Path, *args: str, cwd: Path | None = None) -> subprocess.Complete
                           cwd=cwd, timeout=120)
 
 
+@pytest.mark.slow
 def test_the_plugin_format_is_listed_and_converts_both_ways(installed: Path, tmp_path: Path):
     listed = _run(installed, "formats", "--format", "json")
     assert listed.returncode == 0, listed.stderr
@@ -63,6 +64,7 @@ def test_the_plugin_format_is_listed_and_converts_both_ways(installed: Path, tmp
     assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
+@pytest.mark.slow
 def test_the_plugin_is_in_every_help_and_in_the_cli_reference(installed: Path):
     convert_help = _run(installed, "convert", "--help").stdout
     assert "--strip" in convert_help and "pipes" in convert_help

@@ -95,6 +95,7 @@ def test_reports_that_cannot_be_merged_are_refused(tmp_path: Path):
         merge_reports([one, other])
 
 
+@pytest.mark.slow
 def test_the_real_competition_results_in_shards(tmp_path: Path):
     gt, res = corpus_path("icdar2013", "gt"), corpus_path("icdar2013_results", "namysl")
     whole = score(gt, res)

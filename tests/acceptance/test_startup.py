@@ -45,6 +45,7 @@ def _loaded(*args: str) -> list[str]:
 LIGHT = ["convertables.formats.declarations", "convertables.scoring.declarations", "convertables.scoring.metric"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [("--help",), ("convert", "--help"), ("html2icdar", "--help"), ("score", "--help"),
                                   ("check", "--help"), ("formats",)], ids=" ".join)
 def test_help_and_formats_import_no_format_or_metric_module(args):
@@ -85,6 +86,7 @@ def test_the_metric_declarations_are_the_metrics_own():
     assert {d.module.rsplit(".", 1)[1] for d in declared.values()} == set(METRIC_MODULES)
 
 
+@pytest.mark.slow
 def test_the_startup_benchmark_prints_every_command_beside_the_baselines():
     ran = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "startup.py"), "--runs", "1"],
                          capture_output=True, text=True, timeout=300)

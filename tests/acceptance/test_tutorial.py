@@ -108,6 +108,7 @@ def mismatch(step: Step, printed: str) -> str | None:
             f"shows{'' if step.shown is not None else ' (it shows no output)'}:\n{step.code}\n{diff}")
 
 
+@pytest.mark.slow
 def test_the_tutorial_shows_what_its_commands_print(tmp_path: Path):
     steps = parse(DOC.read_text(encoding="utf-8"))
     skipped = [s for s in steps if s.skipped]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -31,6 +32,7 @@ _weights = st.integers(1, 6).flatmap(lambda m: st.lists(
     min_size=1, max_size=6))
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(_weights)
 def test_optimal_and_one_to_one(weights):

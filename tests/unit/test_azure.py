@@ -379,6 +379,7 @@ def test_clean_cases_give_no_diagnostics():
         assert diagnostics.codes() == [], case
 
 
+@pytest.mark.slow
 def test_many_cells_read_in_bounded_time():
     import time
 

@@ -113,6 +113,7 @@ def documents(draw) -> Document:
     return Document(tables=[draw(full_tables(i)) for i in range(draw(st.integers(1, 3)))])
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents())
 def test_generated_tables_round_trip(doc):

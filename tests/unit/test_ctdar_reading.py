@@ -30,6 +30,7 @@ def _assert_same(fast, fast_diagnostics, slow, slow_diagnostics):
     assert [d.format() for d in fast_diagnostics.items] == [d.format() for d in slow_diagnostics.items]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("folder", ["gt_trackA_archival", "gt_trackB1_archival", "gt_trackB2_modern",
                                     "results_abbyy_finereader", "results_namysl_ctn"])
 def test_corpus_files_read_the_same_both_ways(folder):
@@ -110,6 +111,7 @@ _numbers = st.one_of(st.integers(-10**6, 10**6).map(str), st.floats(-1e6, 1e6, a
                      st.sampled_from(["-0", "+3", "007", ".5", "5.", "1e3", "-0.0", "2E-2"]))
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.lists(st.tuples(_numbers, _numbers), min_size=1, max_size=6), min_size=1, max_size=8))
 def test_any_points_read_the_same_both_ways(polygons):

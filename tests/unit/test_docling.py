@@ -325,6 +325,7 @@ def _as_docling_keeps_it(doc: Document) -> Document:
     return kept
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents(frame=Frame.PDF, polygons=False))
 def test_docling_holds_what_it_can_of_any_document(doc):
@@ -459,6 +460,7 @@ def test_a_version_that_is_not_1x_is_read_with_a_warning():
     assert diagnostics.codes() == ["docling-version"] and len(doc.tables[0].cells()) == 10
 
 
+@pytest.mark.slow
 def test_references_in_long_cycles_are_not_followed(monkeypatch):
     """100,000 groups each the parent of the next, in a ring, with a table under each
     and body.children pointing nowhere: read at once, one warning, never a walk."""
@@ -496,6 +498,7 @@ def _paths(value, path=()):
 _CASE_PATHS = list(_paths(json.loads(SPANS_CASE.read_bytes())))
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(_CASE_PATHS[1:]), JSON_VALUES | st.just("__delete__"))
 def test_any_value_anywhere_reads_or_is_refused_never_a_traceback(path, value):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -118,6 +119,7 @@ def _grids(draw):
     return cells
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(_grids())
 def test_any_tiling_reads_back_as_written(cells):

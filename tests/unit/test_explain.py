@@ -113,6 +113,7 @@ def _consistent(detail: dict, record: dict) -> None:
             assert sum(r[4] for r in pair["result"]["relations"]) == table["correct"]
 
 
+@pytest.mark.slow
 def test_on_the_icdar_2013_results_every_documents_detail_adds_up_to_its_record():
     details = Details()
     report = score_paths(corpus_path("icdar2013", "gt"), corpus_path("icdar2013_results", "namysl"),

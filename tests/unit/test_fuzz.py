@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -36,6 +37,7 @@ def mutated(draw):
     return seed, bytes(data)
 
 
+@pytest.mark.slow
 @settings(max_examples=int(os.environ.get("CONVERTABLES_FUZZ_EXAMPLES", 300)), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated())
 def test_mutations_give_a_clean_error_or_a_valid_model(case):

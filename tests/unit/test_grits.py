@@ -152,6 +152,7 @@ def test_text_similarity_is_difflibs_not_the_longest_common_subsequence():
 ALPHABETS = ("ab", "abc", "0123456789.,", "xy z\x00", "é€😀a")
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.data())
 def test_matched_characters_are_difflibs_matching_blocks(data):
@@ -363,6 +364,7 @@ def test_boxes_on_one_side_only_locate_nothing(tmp_path):
 BENCHMARK = Path(__file__).resolve().parents[2] / "benchmarks" / "grits_vs_official.py"
 
 
+@pytest.mark.slow
 def test_the_benchmark_runs_and_its_tables_cover_every_position_once():
     import importlib.util
     import subprocess
@@ -462,6 +464,7 @@ def test_fractions_of_the_page_are_compared_with_points_where_a_document_gives_t
     assert [d.code for d in report.diagnostics] == ["frames-incomparable"]
 
 
+@pytest.mark.slow
 def test_cells_without_a_box_follow_the_reference_and_are_counted(corpus):
     """PubTabNet gives no box to empty cells: by the reference's rule a position
     without a box matches nothing, even against itself, so GriTS_Loc is below 1;

@@ -61,6 +61,7 @@ def test_control_characters_and_nul_do_not_stop_the_reader():
     assert _cells(doc.tables[0]) == [[0, 0, 0, 0, "a\ufffdb", False], [0, 1, 0, 1, "c\x01d", False]]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("depth", [300, 20_000])
 def test_nesting_deeper_than_libxml2s_tree_keeps_the_rest_of_the_page(depth: int):
     # libxml2 stops building its tree at 256 nested elements and drops what follows
@@ -103,6 +104,7 @@ def _html_tables(draw):
     return "".join(parts + ["</body></html>"]).encode()
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(_html_tables())
 def test_the_table_model_reports_every_grid_fault_the_grid_check_finds(data):

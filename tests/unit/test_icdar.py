@@ -145,6 +145,7 @@ _ATTRIBUTE_VALUES = {
 }
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(st.permutations(list(_ATTRIBUTE_VALUES)),
                           st.fixed_dictionaries({k: st.sampled_from(v) for k, v in _ATTRIBUTE_VALUES.items()})),
@@ -265,6 +266,7 @@ _ROOTS = ["<document filename='d.pdf'>", "<document filename='d.pdf' xmlns:p='ur
 _REGIONS = ["<region id='0' page='1'>", "<region id='0' page='1' xmlns='urn:r'>", "<region>"]
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(
     root=st.sampled_from(_ROOTS[:1] * 4 + _ROOTS),

@@ -153,6 +153,7 @@ def test_box_findings_do_not_touch_structure_figures(tmp_path):
     assert report.diagnostics == [] and report.total["correct"] == 8
 
 
+@pytest.mark.slow
 def test_the_real_ground_truth_is_scored_with_its_one_warning():
     """The competition's ground truth against itself: us-018's bad box and us-035a/b's inverted
     ones do not touch the structure figures; us-002's ``col-end``, which the official tool ignores

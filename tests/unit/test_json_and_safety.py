@@ -197,6 +197,7 @@ def _rich_data() -> dict:
     return canonical_json.to_data(doc)
 
 
+@pytest.mark.slow
 def test_quick_schema_reading_never_accepts_what_the_schema_refuses():
     """Every single change of the rich document (each value replaced by each odd
     value, each key deleted, an unknown key added to each object): the quick
@@ -223,6 +224,7 @@ def test_quick_schema_reading_never_accepts_what_the_schema_refuses():
     assert variants > 1500
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
 @given(documents(markup=True))
 def test_documents_as_written_take_the_quick_path(doc):
@@ -235,6 +237,7 @@ def test_documents_as_written_take_the_quick_path(doc):
 _LOOKALIKE_TEXT = st.sampled_from(['a, {"id": 3, "x"', ', {"id": ', '"', "\n", '\\", {"id": 1}', "}, {"]) | any_text
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
 @given(documents(text=_LOOKALIKE_TEXT, markup=True))
 def test_every_cell_is_written_on_a_line_of_its_own(doc):
@@ -246,6 +249,7 @@ def test_every_cell_is_written_on_a_line_of_its_own(doc):
     assert written == [cell for table in data["tables"] for region in table["regions"] for cell in region["cells"]]
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
 @given(documents(text=_LOOKALIKE_TEXT, markup=True))
 def test_a_cell_is_written_as_the_encoder_writes_its_dict(doc):

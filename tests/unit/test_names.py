@@ -111,6 +111,7 @@ _NAME_PARTS = st.sampled_from(["PMC1", "PMC2", "PMC12", "eu-009", "eu-009a", "eu
 _NAME_ENDINGS = st.sampled_from(["", "_1", "_2", "_10", "_01", "_1_2", "a", "b", "-str", "_x"])
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @example({("x", ""), ("x", "a")}, {("x", "a", "")}, True, False)  # xa is its own ground truth's, not x's too
 @given(st.sets(st.tuples(_NAME_PARTS, _NAME_ENDINGS), max_size=6),
@@ -176,6 +177,7 @@ def _plain_pairing(gt_files, result_files, alternatives, variants):
     return documents, [str(p) for p in unpaired_gt], [str(p) for p in unpaired]
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.sets(st.tuples(_NAME_PARTS, _NAME_ENDINGS), max_size=8),
        st.lists(st.tuples(_NAME_PARTS, _NAME_ENDINGS, st.sampled_from(["", "-str", "-str-result"]),
@@ -214,6 +216,7 @@ def _check_pairing(gt_names, result_names, alternatives, variants, as_text):
     assert [p.document for p in pairing.pairs[1::2]] == [d for d, *_ in documents[1::2]]
 
 
+@pytest.mark.slow
 def test_pairs_take_little_memory_a_document():
     """A corpus's pairing is held for the whole run: it must not cost an object
     a document (a million documents were gigabytes)."""

@@ -151,6 +151,7 @@ def test_the_command_converts_checks_and_scores_page_xml(tmp_path):
 _TEXT = st.text(st.characters(blacklist_categories=("Cs", "Cc")) | st.sampled_from("\n\t "), max_size=12)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 20), st.integers(0, 20), st.integers(1, 3), st.integers(1, 3), _TEXT,
                           st.integers(0, 5000), st.integers(0, 5000)), max_size=12))

@@ -90,6 +90,7 @@ def _copy(path: Path, folder: Path, stem: str) -> None:
     (folder / f"{stem}.json").write_bytes(path.read_bytes())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("metric", ["teds", "grits", "structure"])
 @pytest.mark.parametrize("name, path", PARSER_INPUTS, ids=IDS)
 def test_a_parsers_output_scores_against_itself_as_ground_truth_directly(name, path, metric, tmp_path):
@@ -168,6 +169,7 @@ _ANYWHERE = [(name, json.loads(path.read_bytes()), p) for name, path in PARSER_I
              for p in list(_paths(json.loads(path.read_bytes())))[1:]]
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(_ANYWHERE), JSON_VALUES | st.just("__delete__"))
 def test_any_value_anywhere_reads_or_is_refused_never_a_traceback(where, value):

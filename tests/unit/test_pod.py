@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from convertables import read
 from convertables.diagnostics import Diagnostics
 from convertables.formats import pod
@@ -75,6 +77,7 @@ def test_a_cell_id_that_is_no_number_is_read_as_none():
     assert set(_grid(doc)) == {None, 1, 2, 3, 4, 5, 6}
 
 
+@pytest.mark.slow
 def test_a_header_over_thousands_of_cells_is_read():
     # the header's lower edge joins 3,000 upper edges: one long chain for the union-find
     n = 3000

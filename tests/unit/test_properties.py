@@ -95,6 +95,7 @@ def documents(draw, text=any_text, frame: Frame | None = None, polygons=True, pa
     )
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents(markup=True))
 def test_json_holds_every_document(doc):
@@ -115,6 +116,7 @@ def _as_icdar_keeps_it(doc: Document, keep_blank: bool) -> Document:
     return doc
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents(text=xml_text, frame=Frame.PDF, polygons=False, pages=False), st.booleans())
 def test_icdar_structure_model_holds_what_it_can(doc, keep_blank):
@@ -134,6 +136,7 @@ _small_cell = st.builds(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(st.lists(_small_cell, max_size=25) | st.lists(_small_cell.filter(lambda c: c.end_row == c.start_row), max_size=40)
        | st.lists(st.builds(lambda r, c: Cell(r, c, r, c), st.integers(-3, 6), st.integers(-3, 6)), max_size=40))
@@ -175,6 +178,7 @@ _TOKENS = st.lists(st.sampled_from(["<b>", "</b>", "<i>", "</i>", "a", " ", "\n"
                    max_size=6).map(tuple)
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents(), st.data())
 def test_json_holds_cell_markup_and_the_html_skeleton(doc, data):

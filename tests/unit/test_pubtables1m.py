@@ -222,6 +222,7 @@ def test_sniffed_by_its_object_names_not_by_any_voc_annotation():
     assert registry.get("pubtables1m").reads and not registry.get("pubtables1m").writes
 
 
+@pytest.mark.slow
 def test_thousands_of_words_over_rows_drawn_over_one_another_are_refused(tmp_path):
     rows = "".join(f"<object><name>table row</name><bndbox><xmin>0</xmin><ymin>0</ymin><xmax>100</xmax>"
                    f"<ymax>{30 + r % 10}</ymax></bndbox></object>" for r in range(3000))
@@ -231,6 +232,7 @@ def test_thousands_of_words_over_rows_drawn_over_one_another_are_refused(tmp_pat
     assert info.value.diagnostic.code == "pubtables1m-too-large"
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 40), st.integers(0, 8)), max_size=25), st.integers(-2, 45),
        st.integers(0, 10))

@@ -59,6 +59,7 @@ def test_html_round_trip(doc):
     assert _cells(html.read(data, Diagnostics("t.html"))) == _cells(doc)
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents())
 def test_xlsx_round_trip(doc):
@@ -88,6 +89,7 @@ def ctdar_documents(draw) -> Document:
     return Document("page.jpg", tables)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(ctdar_documents())
 def test_ctdar_round_trip(doc):
@@ -102,6 +104,7 @@ def test_ctdar_round_trip(doc):
 _spots = st.tuples(st.integers(1, 12), st.integers(1, 12))
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.sets(_spots, max_size=60), st.lists(st.tuples(_spots, st.integers(0, 5), st.integers(0, 5)), max_size=6))
 def test_cells_covered_by_merged_ranges(positions, ranges):
@@ -126,6 +129,7 @@ def test_the_excel_writer_leaves_out_what_a_sheet_cannot_hold_and_says_so():
     assert sorted(diagnostics.codes()) == ["xlsx-cell-left-out", "xlsx-cell-left-out", "xml-invalid-char"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cell, row_increment, reaches", [
     (Cell(0, 0, 0, 16_384), 0, "column 16,385"),
     (Cell(1_048_575, 0, 1_048_575, 0), 1, "row 1,048,577"),

@@ -89,6 +89,7 @@ def _in_order(overlaps):
 _floors = st.sampled_from([0.6, 0.7, 0.8, 0.9]) | st.floats(0.5, 1.0, exclude_min=True)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(_outlines, _outlines, _floors)
 def test_rectangle_iou_equals_geos_to_the_last_bit(gt, result, at_least):
@@ -125,6 +126,7 @@ def _jittered_grids(draw):
     return reading(), reading()
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(_jittered_grids(), _floors)
 def test_iou_of_jittered_grids_equals_geos(grids, at_least):
@@ -181,6 +183,7 @@ _grid_cells = st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5), st.sample
                                  st.sampled_from([0, 0, 0, 1, 2])), max_size=14)
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(_grid_cells)
 def test_relations_of_disjoint_cells_equal_the_general_scan(spec):

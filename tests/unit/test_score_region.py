@@ -119,6 +119,7 @@ def test_area_variant_counts_an_unpaired_region_against_recall_and_a_false_posit
     assert scored["recall"] == 0.5 and scored["precision"] == pytest.approx(480 / 660)
 
 
+@pytest.mark.slow
 def test_real_ground_truth_against_itself():
     gt = corpus_path("icdar2013", "gt")
     report = score_paths(gt, gt, ScoreSettings(metric="region", pdf_dir=str(corpus_path("icdar2013", "pdf"))), jobs=2)

@@ -128,6 +128,7 @@ spans = st.tuples(st.integers(-2, 5), st.integers(0, 2), st.integers(-2, 5), st.
                   st.sampled_from(["a", "b", "c", " ", ""]))
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(st.lists(spans, max_size=14))
 def test_relations_are_the_dense_scan_of_the_grid(placed):
@@ -487,6 +488,7 @@ def test_agrees_with_the_official_tool_table_by_table():
         assert ours == tables, name
 
 
+@pytest.mark.slow
 def test_agrees_with_the_wrappers_document_lines():
     results = corpus_path("icdar2013_results", "namysl")
     log = (results / "official-eval-eu.log").read_text()
@@ -502,6 +504,7 @@ def test_agrees_with_the_wrappers_document_lines():
         assert (f"{record['precision']:.2f}", f"{record['recall']:.2f}", f"{record['f1']:.2f}") == (p, r, f), name
 
 
+@pytest.mark.slow
 def test_ground_truth_against_itself_is_exactly_one():
     gt = corpus_path("icdar2013", "gt")
     report = score_paths(gt, gt)
@@ -510,6 +513,7 @@ def test_ground_truth_against_itself_is_exactly_one():
     assert report["total"]["gt"] == 25320
 
 
+@pytest.mark.slow
 def test_pubmed_ground_truth_against_itself_counts_198182_relations():
     gt = corpus_path("pubmed_gt", "gt")
     report = score_paths(gt, gt, ScoreSettings(variant="pubmed"), jobs=2)
@@ -517,6 +521,7 @@ def test_pubmed_ground_truth_against_itself_counts_198182_relations():
     assert report["total"]["documents"] == 863
 
 
+@pytest.mark.slow
 def test_agrees_with_the_published_summary_of_all_67_documents():
     """The official tool's wrapper, run by the authors of these results on all 67
     documents, printed these totals (mnamysl/tabrec-sncs, evaluation/ICDAR2013/README.md):

@@ -89,6 +89,7 @@ def random_parents(rng: random.Random, n: int, wide: bool) -> list[int]:
     return parent
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(4))
 def test_tree_edit_distance_equals_zhang_shasha(seed):
     rng = random.Random(seed)
@@ -118,6 +119,7 @@ def random_case(rng: random.Random, seed: int) -> tuple[Tree, Tree, np.ndarray]:
     return t1, t2, rename
 
 
+@pytest.mark.slow
 def test_every_pairs_tree_distance_is_filled_in_whichever_orientation_is_solved():
     # The backtrace reads td at any pair: the leaves' closed forms and the
     # batches must between them give every pair the textbook's value.
@@ -151,6 +153,7 @@ def assert_edit_mapping(t1: Tree, t2: Tree, pairs: list[tuple[int, int]]) -> Non
         assert (i1 < i2) == (j1 < j2)  # postorder: with ancestry kept, left-to-right order kept
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(6))
 def test_the_mapping_is_an_edit_mapping_that_costs_the_distance(seed):
     rng = random.Random(100 + seed)
@@ -246,6 +249,7 @@ def _scores(gt_html: str, result_html: str) -> tuple[float, float]:
     return _teds(gt_html, result_html)
 
 
+@pytest.mark.slow
 def test_equal_to_the_reference_on_generated_tables():
     expected = REFERENCE["generated"]
     found = [_scores(gt, result) for gt, result in pairs(expected["count"], expected["seed"])]
@@ -256,6 +260,7 @@ def test_equal_to_the_reference_on_generated_tables():
     assert min(expected["teds"]) < 0.5 < max(expected["teds"])  # the cases are not all alike
 
 
+@pytest.mark.slow
 def test_equal_to_the_reference_on_pubtabnet_examples():
     path = corpus_path("pubtabnet", "PubTabNet_Examples.jsonl")
     expected = REFERENCE["pubtabnet_examples"]
@@ -508,6 +513,7 @@ def test_the_html_report_of_teds_embeds_each_cells_partner(tmp_path):
     assert _cells(pair["result"]) == ("SA", [[0, 0.6667], [1, 1.0]])
 
 
+@pytest.mark.slow
 def test_on_generated_tables_the_mapping_costs_teds_distance_and_partners_name_each_other():
     from convertables.scoring.teds import PreparedTree, mapped_cells, rename_costs
 

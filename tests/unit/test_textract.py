@@ -276,6 +276,7 @@ def _table(cells: list[dict], merged: list[dict] = ()) -> dict:
     return {"Blocks": [table, *cells, *merged, *words]}
 
 
+@pytest.mark.slow
 def test_thousands_of_bad_cells_give_one_warning_a_kind():
     cells = [{"RowIndex": str(r + 1), "ColumnIndex": 1} for r in range(20_000)]
     cells += [{"RowIndex": 1, "ColumnIndex": 1, "Geometry": {"BoundingBox": {"Left": "0"}}}]
@@ -300,6 +301,7 @@ def test_huge_indices_and_spans_are_refused_or_checked_in_bounded_time():
     assert "slot-overlap" in _warned(diagnostics)  # the grid check: merged cells over one another
 
 
+@pytest.mark.slow
 def test_relationship_cycles_and_missing_blocks_end_with_warnings():
     # every cell the child of the next, the last of the table, the table of itself, a merged cell of itself
     n = 5000

@@ -183,6 +183,7 @@ def test_formatted_runs_are_left_to_openpyxl():
     assert xlsx.read(data, Diagnostics("t.xlsx")).tables[0].regions[0].cells[0].content == "plain bold tail"
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents())
 def test_written_workbooks_read_alike(doc):
@@ -362,6 +363,7 @@ def test_overlapping_merged_ranges_are_reported(reading, monkeypatch):
 _RANGES = st.lists(st.tuples(st.integers(1, 8), st.integers(1, 5), st.integers(0, 3), st.integers(0, 3)), max_size=5)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.dictionaries(st.tuples(st.integers(1, 14), st.integers(1, 8)), st.sampled_from(["x", "", "7", None]),
                        max_size=50), _RANGES, st.booleans())
