@@ -136,6 +136,7 @@ print(code, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("metric", ["structure", "grits", "teds", "ctdar-b"])
 def test_a_small_file_claiming_a_huge_grid_is_refused_quickly_in_little_memory(metric: str, tmp_path: Path):
     import subprocess
@@ -166,6 +167,7 @@ def test_a_small_file_claiming_a_huge_grid_is_refused_quickly_in_little_memory(m
         assert html.is_file()
 
 
+@pytest.mark.slow
 def test_the_writers_and_the_dask_executor_refuse_the_same_grids(tmp_path: Path):
     pytest.importorskip("distributed")
     import subprocess

@@ -257,6 +257,7 @@ CORPUS_FILES = (
 )
 
 
+@pytest.mark.slow
 def test_the_round_trip_matrix(tmp_path, monkeypatch):
     """Every readable sample and the corpus selection x every writable format x structure, TEDS and
     GriTS, through the real commands (656 pairs where the corpus is there: about 20 s of one core): each

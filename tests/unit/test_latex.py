@@ -73,6 +73,7 @@ def test_latexml_grids_hold_what_the_tables_are_about():
                                           "84.4", "4.46", "Japan", "124.5", "4.21"]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("latexmlc") is None, reason="LaTeXML (latexmlc) is not installed")
 @pytest.mark.parametrize("name", sorted(EXPECTED["tables"]))
 def test_latexml_itself_makes_the_recorded_grids(name, tmp_path):

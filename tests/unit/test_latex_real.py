@@ -91,6 +91,7 @@ def test_cached_paper_tables_read_as_latexml_reads_them(record):
     _assert_read_as_latexml_reads(tables[record["index"]], record)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("latexmlc") is None, reason="LaTeXML (latexmlc) is not installed")
 @pytest.mark.parametrize("record", VENDORED_TABLES, ids=_name)
 def test_latexml_itself_makes_the_recorded_grids_of_the_vendored_tables(record, tmp_path):

@@ -141,6 +141,7 @@ def test_the_excel_writer_refuses_a_page_beyond_a_sheet(cell, row_increment, rea
     assert error.value.diagnostic.code == "xlsx-too-large" and reaches in str(error.value)
 
 
+@pytest.mark.slow
 def test_the_html_writer_refuses_a_table_of_more_slots_than_it_writes():
     doc = _one_table(Cell(0, 0, 0, 0, "a"), Cell(10_000_000, 0, 10_000_000, 0, "far below"))
     with pytest.raises(InputError) as error:
