@@ -16,6 +16,7 @@ Findings on a member name the container and the line its record starts on.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -315,3 +316,16 @@ def json_object_members(handle: BinaryIO, name_of: Callable[[bytes], str | None]
                 state = "after"
         line += chunk.count(b"\n")
         base += size
+
+
+def _entry_name(key: bytes) -> str | None:
+    try:
+        return name_from_filename(json.loads(key))
+    except ValueError:
+        return None
+
+
+def json_object_entries(handle: BinaryIO) -> Iterator[Member]:
+    """The entries of a JSON object of ``{file name: document}``, each a member
+    named by its key's file name (PubTabNet's TEDS JSON, DP-Bench's files)."""
+    return json_object_members(handle, _entry_name)

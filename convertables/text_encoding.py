@@ -21,3 +21,15 @@ def split_bom(data: bytes) -> tuple[str | None, bytes]:
         if data.startswith(mark):
             return encoding, data[len(mark):]
     return None, data
+
+
+def decode_text(data: bytes, newlines: bool = False) -> str:
+    """A text file's text: in the encoding its byte-order mark names, else UTF-8,
+    else windows-1252 (a byte no encoding reads is replaced). ``newlines``: line
+    endings made ``\n``, as Python reads a text file."""
+    encoding, data = split_bom(data)
+    try:
+        text = data.decode(encoding or "utf-8")
+    except UnicodeDecodeError:
+        text = data.decode("windows-1252" if encoding is None else encoding, "replace")
+    return text.replace("\r\n", "\n").replace("\r", "\n") if newlines else text

@@ -10,10 +10,9 @@ the ``upstage`` format reads them (see its docstring).
 
 from __future__ import annotations
 
-import json
 import re
 
-from ..containers import json_object_members, name_from_filename
+from ..containers import json_object_entries
 from ..diagnostics import Diagnostics
 from ..jsonsafe import parse_json
 from ..model import Document
@@ -43,15 +42,7 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
     return doc
 
 
-def entry_name(key: bytes) -> str | None:
-    try:
-        return name_from_filename(json.loads(key))
-    except ValueError:
-        return None
-
-
-def members(handle):
-    return json_object_members(handle, entry_name)
+members = json_object_entries
 
 
 _HEAD = re.compile(rb'\A(?:\xef\xbb\xbf)?\s*\{\s*"(?:[^"\\]|\\.){1,4096}"\s*:\s*\{\s*"elements"\s*:\s*\[')

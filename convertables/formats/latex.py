@@ -31,7 +31,7 @@ from ..diagnostics import Diagnostics
 from ..latex_tables import tables_from_latex
 from ..model import Document, Reading, Table
 from ..options import ReadOptions, WriteOptions
-from ..text_encoding import split_bom
+from ..text_encoding import decode_text
 from .declarations import DECLARED
 
 MAX_WRITTEN_SLOTS = 10_000_000
@@ -40,12 +40,7 @@ MAX_WRITTEN_SLOTS = 10_000_000
 
 def decode(data: bytes) -> str:
     """The text: in the encoding its byte-order mark names, else UTF-8, else windows-1252."""
-    encoding, data = split_bom(data)
-    try:
-        text = data.decode(encoding or "utf-8")
-    except UnicodeDecodeError:
-        text = data.decode("windows-1252" if encoding is None else encoding, "replace")
-    return text
+    return decode_text(data)
 
 
 def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Reading:

@@ -56,7 +56,7 @@ from ..html_tables import read_tables
 from ..latex_tables import find_tables
 from ..model import Cell, Document, Reading, Region, Table
 from ..options import ReadOptions, WriteOptions
-from ..text_encoding import split_bom
+from ..text_encoding import decode_text
 from .declarations import DECLARED
 
 MAX_WRITTEN_SLOTS = 10_000_000
@@ -369,13 +369,8 @@ def _pipe_table(table_id: int, rows: list[list[str]], page: int, line: int, diag
 # -- reading -----------------------------------------------------------------------------------
 
 def decode(data: bytes) -> str:
-    """The text: in the encoding its byte-order mark names, else UTF-8, else windows-1252."""
-    encoding, data = split_bom(data)
-    try:
-        text = data.decode(encoding or "utf-8")
-    except UnicodeDecodeError:
-        text = data.decode("windows-1252" if encoding is None else encoding, "replace")
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+    """The text as Python reads a text file (:func:`~convertables.text_encoding.decode_text`)."""
+    return decode_text(data, newlines=True)
 
 
 def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Reading:

@@ -40,7 +40,7 @@ from ..diagnostics import Diagnostics
 from ..html_tables import read_tables
 from ..model import Document
 from ..options import ReadOptions
-from ..text_encoding import split_bom
+from ..text_encoding import decode_text
 from .declarations import DECLARED
 
 
@@ -175,14 +175,8 @@ def table_sources(text: str) -> list[str]:
 
 
 def decode(data: bytes) -> str:
-    """The text as Python reads a text file: in the encoding its byte-order mark names, else UTF-8, else
-    windows-1252; line endings as ``\\n``."""
-    encoding, data = split_bom(data)
-    try:
-        text = data.decode(encoding or "utf-8")
-    except UnicodeDecodeError:
-        text = data.decode("windows-1252" if encoding is None else encoding, "replace")
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+    """The text as Python reads a text file (:func:`~convertables.text_encoding.decode_text`)."""
+    return decode_text(data, newlines=True)
 
 
 def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Document:

@@ -18,11 +18,10 @@ string nor an object with an ``html`` string is refused
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import replace
 
-from ..containers import json_object_members, name_from_filename
+from ..containers import json_object_entries
 from ..diagnostics import Diagnostics
 from ..html_tables import read_document
 from ..jsonsafe import parse_json
@@ -65,15 +64,7 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
     return reading
 
 
-def entry_name(key: bytes) -> str | None:
-    try:
-        return name_from_filename(json.loads(key))
-    except ValueError:
-        return None
-
-
-def members(handle):
-    return json_object_members(handle, entry_name)
+members = json_object_entries
 
 
 _HEAD = re.compile(rb'\A\s*\{\s*"(?:[^"\\]|\\.){1,4096}"\s*:\s*(?:"\s*<|\{\s*"html"\s*:\s*"\s*<)')
