@@ -40,8 +40,10 @@ Writing: a ``<doctag>`` of the tables, in page order, with ``<page_break>``
 between pages (one per page passed, so that page numbers read back), each an
 ``<otsl>`` with its location and its cells' where their boxes are fractions of
 the page, the grid written as docling's serializer writes it (a blank cell or a
-hole as ``ecel``; every covered slot ``ucel`` in the cell's first column of a
-one-column cell, ``lcel`` in the first row of a one-row cell, else ``xcel``).
+hole as ``ecel``, but a blank header cell, and a hole in the leading rows of
+header cells, as an empty ``ched``, so that the header rows read back; every
+covered slot ``ucel`` in the cell's first column of a one-column cell,
+``lcel`` in the first row of a one-row cell, else ``xcel``).
 """
 
 from __future__ import annotations
@@ -259,6 +261,17 @@ def _row_header_reach(cells: list[tuple]) -> dict[int, int]:
     return reach
 
 
+def _header_rows(cells: list[tuple]) -> int:
+    """How many leading rows have only header cells starting in them."""
+    starting: dict[int, list[bool]] = {}
+    for r0, _, _, _, cell in cells:
+        starting.setdefault(r0, []).append(cell.header)
+    row = 0
+    while starting.get(row) and all(starting[row]):
+        row += 1
+    return row
+
+
 def _otsl(table: Table, diagnostics: Diagnostics, counts: dict[str, int]) -> str:
     placed = []
     for region in table.regions:
@@ -285,6 +298,7 @@ def _otsl(table: Table, diagnostics: Diagnostics, counts: dict[str, int]) -> str
         for slot in slots:
             owner[slot] = entry
     reach = _row_header_reach(placed)
+    header_rows = _header_rows(placed)
     outline = table.regions[0].bbox if table.regions and table.regions[0].bbox is not None else None
     if outline is None:
         own = [c.bbox for c in table.cells() if c.bbox is not None and c.bbox.frame is Frame.PAGE]
@@ -296,12 +310,14 @@ def _otsl(table: Table, diagnostics: Diagnostics, counts: dict[str, int]) -> str
         for x in range(cols):
             entry = owner.get((y, x))
             if entry is None:
-                parts.append("<ecel>")
+                # (a hole in the header rows is inside <thead> as the skeleton made from the grid has it:
+                # an empty ched keeps the row a header row; an ecel would make it a body row)
+                parts.append("<ched>" if y < header_rows else "<ecel>")
                 continue
             r0, c0, r1, c1, cell = entry
             if (y, x) == (r0, c0):
                 text = (cell.content or "").strip()
-                if not text:
+                if not text and not cell.header:  # (a blank header cell is a ched or rhed: ecel is no header)
                     parts.append("<ecel>")
                     continue
                 if _TAG.search(text):
