@@ -96,6 +96,19 @@ def test_what_is_written_is_what_docling_writes():
     assert next(c for c in back.tables[0].cells() if c.content == "big").bbox == BBox(0.2, 0.3, 0.4, 0.35, Frame.PAGE)
 
 
+def test_blank_header_cells_and_holes_in_the_header_rows_stay_header_cells():
+    """An ecel is no header: a blank header cell, or a hole among the header rows' cells, written as
+    one would make its row a body row (TEDS's <thead> changes)."""
+    cells = [Cell(0, 1, 0, 1, "Tags", header=True), Cell(0, 2, 0, 2, "", header=True),
+             Cell(1, 0, 1, 0, "a"), Cell(1, 1, 1, 1, ""), Cell(1, 2, 1, 2, "2")]
+    written = doctags.write(Document(tables=[Table(0, [Region(0, 1, cells=cells)])]), Diagnostics())
+    assert b"<otsl><ched><ched>Tags<ched><nl><fcel>a<ecel><fcel>2<nl></otsl>" in written
+    back = doctags.read(written, Diagnostics()).tables[0]
+    assert [(c.start_row, c.start_col, c.content, c.header) for c in back.cells()] == [
+        (0, 0, "", True), (0, 1, "Tags", True), (0, 2, "", True), (1, 0, "a", False), (1, 1, "", False),
+        (1, 2, "2", False)]
+
+
 @st.composite
 def _grids(draw):
     """Tables whose cells tile the grid (spans included), as OTSL can hold them."""
