@@ -76,8 +76,9 @@ def table_html(table: Table, diagnostics: Diagnostics, header_cells: str, lost: 
         first, last = placed_cells[0][0], max(e[2] for e in placed_cells)
         height, width = last - first + 1, max(e[3] for e in placed_cells) + 1
         if height * width > MAX_WRITTEN_SLOTS:
-            raise diagnostics.fail(f"{code}-too-large", f"table {table.id} spans {height:,} rows and {width:,} columns; "
-                                                     f"tables of more than {MAX_WRITTEN_SLOTS:,} slots are not written")
+            raise diagnostics.fail(f"{code}-too-large", f"table {table.id} spans {height:,} rows and {width:,} "
+                                                        f"columns; tables of more than {MAX_WRITTEN_SLOTS:,} slots are "
+                                                        "not written")
     own = own_skeleton_fits(table)
     if not own:
         overlapping = cells_on_covered_slots(placed_cells)

@@ -36,13 +36,14 @@ breaks, each mark starts the next page: a form feed, docling's ``<!-- page
 break -->``, Marker's paginated output (a line ``{N}`` and 48 dashes starts
 page N + 1).
 
-The writer writes each table as a pipe table where it has no spans and its
-header cells (if any) are exactly its first row (a table without header cells
-gets an empty header row, which the reader leaves out again), else as an HTML
-table; ``<!-- page break -->`` between pages; no other text. In pipe cells
-``|`` and the characters Markdown would read as markup are escaped (``<`` as
-``&lt;``), a line break is ``<br>``, and the markup ``<b>`` / ``<i>`` is ``**``
-/ ``*``.
+The writer writes each table as a pipe table where one holds it exactly (a
+cell on every slot, no spans, header cells (if any) exactly its first row, no
+inline markup, no HTML skeleton of its own, text that reads back as written; a
+table without header cells gets an empty header row, which the reader leaves
+out again), else as an HTML block, the table as the ``html`` writer writes it
+(:mod:`convertables.html_writing`); ``<!-- page break -->`` between pages; no
+other text. In pipe cells ``|`` and the characters Markdown would read as
+markup are escaped (``<`` as ``&lt;``), a line break is ``<br>``.
 """
 
 from __future__ import annotations
