@@ -22,7 +22,7 @@ a ligature glyph is one item, where PDFium gives one character for each letter
 its text stands for (``fi``: two, with one origin and one box), so those are
 taken back together. With this, each of the 165 ground-truth regions of the
 competition's 71 region files holds the official tool's count of items
-(tests/test_pdf.py). ``keep_spaces`` keeps the spaces too.
+(tests/acceptance/test_pdf.py). ``keep_spaces`` keeps the spaces too.
 """
 
 from __future__ import annotations

@@ -93,7 +93,7 @@ def validate_json(value: object, file: str | None = None) -> list[Diagnostic]:
 # -- the usual canonical JSON, recognised quickly ---------------------------------------------
 # A written-out reading of the JSON Schema above for documents as convertables
 # writes them. It may only answer True for a document the schema accepts
-# (tests/test_json_and_safety.py checks that on mutated documents); anything
+# (tests/unit/test_json_and_safety.py checks that on mutated documents); anything
 # unusual (a float where an integer is expected, a missing key, a non-finite
 # number) answers False and goes to the compiled schema, which gives the message.
 

@@ -29,6 +29,12 @@ def load_script(path: Path):
     return module
 
 
+def pytest_addoption(parser):
+    parser.addoption("--accept", action="store_true",
+                     help="rewrite each stale tests/cases/<format>/<case>/expected.json with what the reader "
+                          "gives (review the rewritten files in the diff)")
+
+
 _CORPUS_SKIP = "shared corpus "
 
 

@@ -5,7 +5,7 @@
 ``PYTHON`` is an interpreter with the official code's dependencies (numpy,
 PyMuPDF 1.21.1 as its environment.yml pins them); the official ``grits.py`` is
 imported from ``PATH`` by a small runner written to a temporary file, never
-copied here. The tests (tests/test_grits.py) read the inputs and compare
+copied here. The tests (tests/unit/test_grits.py) read the inputs and compare
 convertables' numbers with the official ones kept in the file; they never run
 the official code.
 

@@ -9,7 +9,7 @@ and longtable, to HTML5. Its first table's grid is recorded: each ``<td>``/``<th
 of the outer table placed by the HTML table model (spans as LaTeXML wrote them),
 its text with each ``<math>`` written as ``$`` + its ``alttext`` + ``$``, a
 citation as ``\\cite{?}``, a nested table as its rows' lines. The tests
-(tests/test_latex.py) compare convertables' reading of the same sources with the
+(tests/unit/test_latex.py) compare convertables' reading of the same sources with the
 recorded grids; they run LaTeXML themselves only where it is installed.
 """
 

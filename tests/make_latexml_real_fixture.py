@@ -11,7 +11,7 @@ those vendored under tests/data/latex_real/ (their licence allows it; see the
 README there). Their text stays out of the fixture: for each table it records
 where it comes from, LaTeXML's grid shape (rows, columns, every spanning cell)
 and a SHA-256 digest of its cells' texts in reading order, each text as
-tests/test_latex_real.py compares it (math as its source, spaces and braces
+tests/unit/test_latex_real.py compares it (math as its source, spaces and braces
 dropped). Each table is converted the way tests/make_latexml_fixture.py does it,
 inside a document that loads the packages real papers use.
 """

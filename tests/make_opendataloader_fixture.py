@@ -14,7 +14,7 @@ SHA-256 of the cells' texts (normalised as the benchmark's ``_normalize`` does,
 then with Markdown's emphasis, code marks and backslash escapes taken out,
 which the benchmark leaves in a pipe cell's text and convertables reads as
 markup): the shapes and a check of the texts, not the corpus's text itself.
-tests/test_markdown.py compares convertables' reading of the same pages with it.
+tests/unit/test_markdown.py compares convertables' reading of the same pages with it.
 """
 
 from __future__ import annotations

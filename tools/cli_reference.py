@@ -12,7 +12,7 @@ it writes into the checkout's docs/.
 option flags, types, defaults, help texts and help panels. Nothing comes from the
 terminal rendering, so the page does not depend on the terminal's width, the
 machine or the date; the same commands give the same page, byte for byte.
-A test (tests/test_cli_reference.py) fails when docs/cli.md differs from it.
+A test (tests/acceptance/test_cli_reference.py) fails when docs/cli.md differs from it.
 """
 
 from __future__ import annotations

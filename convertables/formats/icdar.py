@@ -128,7 +128,7 @@ def _grid_positions(keys: list[str] | tuple[str, ...]) -> tuple[int, int, int, i
 # else in the region (another element, a nested one, a namespace, a number the
 # pattern does not take) leaves the counts unequal and the region is read element by
 # element, which reports what needs reporting: both ways give the same cells
-# (tests/test_icdar.py checks it on generated regions).
+# (tests/unit/test_icdar.py checks it on generated regions).
 
 _NUMBER = "(-?[0-9]{1,9})"  # at most 9 digits: within _INT_LIMIT, no check needed
 _ATTRIBUTE_PATTERNS = {"id": "([0-9]{1,9})", "type": '([^"]*)'}

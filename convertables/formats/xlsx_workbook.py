@@ -4,7 +4,7 @@ not a format itself.
 openpyxl builds a Python object per cell and is a heavy import for a small
 workbook, so the usual workbook's XML is read here directly,
 parts and worksheets alike, giving every cell the value, type, number format
-and boldness openpyxl would give it (tests/test_xlsx_reading.py checks both
+and boldness openpyxl would give it (tests/unit/test_xlsx_reading.py checks both
 readings agree). Anything out of the ordinary raises ``_Unusual``, and openpyxl
 reads the whole workbook instead. Here too is what both readings share: a
 sheet's shown cells and the text a cell displays.
@@ -273,7 +273,7 @@ def _entries(cells: list, merged: dict[tuple[int, int], tuple[int, int]]) -> tup
 # the ordinary (a cell without a reference, an element where a cell should be, a
 # style openpyxl would look up elsewhere, a value it would refuse) raises
 # _Unusual and openpyxl reads the whole workbook instead.
-# tests/test_xlsx_reading.py checks both readings agree.
+# tests/unit/test_xlsx_reading.py checks both readings agree.
 
 _MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
 _ROW, _C, _V, _IS, _T, _R, _F = (_MAIN + name for name in ("row", "c", "v", "is", "t", "r", "f"))
