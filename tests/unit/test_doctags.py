@@ -110,6 +110,20 @@ def test_blank_header_cells_and_holes_in_the_header_rows_stay_header_cells():
         (1, 2, "2", False)]
 
 
+def test_where_docling_style_would_read_back_as_other_cells_the_papers_style_is_written():
+    """Two 2 x 2 cells over a 3 x 2 and a 3 x 3 cell: docling's style writes every covered slot xcel, and
+    the upper right cell would read as reaching down through the lower right one's xcel slots."""
+    cells = [Cell(0, 0, 1, 2, "a"), Cell(0, 3, 1, 4, "b"), Cell(2, 0, 4, 1, "c"), Cell(2, 2, 4, 4, "d")]
+    written = doctags.write(Document(tables=[Table(0, [Region(0, 1, cells=cells)])]), Diagnostics())
+    assert b"<otsl><fcel>a<lcel><lcel><fcel>b<lcel><nl><ucel><xcel><xcel><ucel><xcel><nl>" in written
+    back = doctags.read(written, Diagnostics()).tables[0]
+    assert [(c.start_row, c.start_col, c.end_row, c.end_col) for c in back.cells()] == [
+        (0, 0, 1, 2), (0, 3, 1, 4), (2, 0, 4, 1), (2, 2, 4, 4)]
+    plain = [Cell(0, 0, 1, 1, "X"), Cell(0, 2, 0, 2, "y"), Cell(1, 2, 1, 2, "z")]
+    assert b"<fcel>X<xcel><fcel>y<nl><xcel><xcel><fcel>z<nl>" in doctags.write(
+        Document(tables=[Table(0, [Region(0, 1, cells=plain)])]), Diagnostics())  # (docling's, where it reads back)
+
+
 @st.composite
 def _grids(draw):
     """Tables whose cells tile the grid (spans included), as OTSL can hold them."""
