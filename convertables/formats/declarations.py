@@ -141,7 +141,9 @@ DECLARED: dict[str, Format] = {
                                            "header-span", "markup", "skeleton", "boxes", "pages"})),
     "markdown": _declare("markdown", "markdown", "Markdown pages: pipe, HTML and LaTeX tables (MinerU, Marker, "
                          "docling, olmOCR, VLMs)", (".md", ".markdown", ".mmd"), ("structure",), writes=True,
-                         options=(PAGE,), holds=frozenset({"text", "spans", "blank", "header-rows", "pages"})),
+                         options=(PAGE,), reads_files_of=("html",),  # (a page may be an HTML table block only)
+                         holds=frozenset({"empty", "text", "spans", "blank", "unknown", "header-rows",
+                                          "header-cells", "markup", "skeleton", "pages"})),
     "opendataloader_markdown": _declare(
         "opendataloader_markdown", "opendataloader-markdown", "Markdown pages as opendataloader-bench finds their "
         "tables (pipe tables made HTML by its rules, every <table>); chosen by name", (".md",), ("structure",),

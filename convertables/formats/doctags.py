@@ -40,8 +40,12 @@ Writing: a ``<doctag>`` of the tables, in page order, with ``<page_break>``
 between pages (one per page passed, so that page numbers read back), each an
 ``<otsl>`` with its location and its cells' where their boxes are fractions of
 the page, the grid written as docling's serializer writes it (a blank cell or a
-hole as ``ecel``; every covered slot ``ucel`` in the cell's first column of a
-one-column cell, ``lcel`` in the first row of a one-row cell, else ``xcel``).
+hole as ``ecel``, but a blank header cell, and a hole in the leading rows of
+header cells, as an empty ``ched``, so that the header rows read back; every
+covered slot ``ucel`` in the cell's first column of a one-column cell,
+``lcel`` in the first row of a one-row cell, else ``xcel``; where a table so
+written would read back as other cells, in the OTSL paper's way, ``lcel`` along
+a cell's first row and ``ucel`` down its first column).
 """
 
 from __future__ import annotations
@@ -259,6 +263,17 @@ def _row_header_reach(cells: list[tuple]) -> dict[int, int]:
     return reach
 
 
+def _header_rows(cells: list[tuple]) -> int:
+    """How many leading rows have only header cells starting in them."""
+    starting: dict[int, list[bool]] = {}
+    for r0, _, _, _, cell in cells:
+        starting.setdefault(r0, []).append(cell.header)
+    row = 0
+    while starting.get(row) and all(starting[row]):
+        row += 1
+    return row
+
+
 def _otsl(table: Table, diagnostics: Diagnostics, counts: dict[str, int]) -> str:
     placed = []
     for region in table.regions:
@@ -285,6 +300,7 @@ def _otsl(table: Table, diagnostics: Diagnostics, counts: dict[str, int]) -> str
         for slot in slots:
             owner[slot] = entry
     reach = _row_header_reach(placed)
+    header_rows = _header_rows(placed)
     outline = table.regions[0].bbox if table.regions and table.regions[0].bbox is not None else None
     if outline is None:
         own = [c.bbox for c in table.cells() if c.bbox is not None and c.bbox.frame is Frame.PAGE]
@@ -292,16 +308,19 @@ def _otsl(table: Table, diagnostics: Diagnostics, counts: dict[str, int]) -> str
     parts = ["<otsl>", _locs(outline)]
     if outline is not None and outline.frame is not Frame.PAGE:
         counts["foreign"] += 1
+    paper = _docling_style_is_ambiguous(rows, cols, owner)
     for y in range(rows):
         for x in range(cols):
             entry = owner.get((y, x))
             if entry is None:
-                parts.append("<ecel>")
+                # (a hole in the header rows is inside <thead> as the skeleton made from the grid has it:
+                # an empty ched keeps the row a header row; an ecel would make it a body row)
+                parts.append("<ched>" if y < header_rows else "<ecel>")
                 continue
             r0, c0, r1, c1, cell = entry
             if (y, x) == (r0, c0):
                 text = (cell.content or "").strip()
-                if not text:
+                if not text and not cell.header:  # (a blank header cell is a ched or rhed: ecel is no header)
                     parts.append("<ecel>")
                     continue
                 if _TAG.search(text):
@@ -310,15 +329,41 @@ def _otsl(table: Table, diagnostics: Diagnostics, counts: dict[str, int]) -> str
                 if cell.bbox is not None and cell.bbox.frame is not Frame.PAGE:
                     counts["foreign"] += 1
                 parts.append(f"<{kind}>{_locs(cell.bbox)}{text}")
-            elif y != r0 and c1 == c0:
-                parts.append("<ucel>")
-            elif x != c0 and r1 == r0:
-                parts.append("<lcel>")
             else:
-                parts.append("<xcel>")
+                parts.append(_covered(y, x, entry, paper))
         parts.append("<nl>")
     parts.append("</otsl>")
     return "".join(parts)
+
+
+def _covered(y: int, x: int, entry: tuple, paper: bool) -> str:
+    """The token of a slot a cell covers other than its first: docling's serializer's
+    (``ucel``/``lcel`` only in a cell one column wide / one row high), or the OTSL paper's
+    (``lcel`` along the first row, ``ucel`` down the first column)."""
+    r0, c0, r1, c1, _ = entry
+    if y != r0 and (c1 == c0 or (paper and x == c0)):
+        return "<ucel>"
+    if x != c0 and (r1 == r0 or (paper and y == r0)):
+        return "<lcel>"
+    return "<xcel>"
+
+
+def _docling_style_is_ambiguous(rows: int, cols: int, owner: dict) -> bool:
+    """Whether the grid written in docling's style reads back as other cells (a cell
+    spanning rows and columns above another's ``xcel`` slots can read as reaching into
+    them): then it is written in the paper's, which says where each cell ends."""
+    starts = {entry[:4] for entry in owner.values()}
+    if not any(r1 > r0 and c1 > c0 for r0, c0, r1, c1 in starts):
+        return False
+    tokens = []
+    for y in range(rows):
+        for x in range(cols):
+            entry = owner.get((y, x))
+            tokens.append("<fcel>" if entry is None or (y, x) == entry[:2] else _covered(y, x, entry, False))
+        tokens.append("<nl>")
+    back = _Reader("<otsl>" + "".join(tokens) + "</otsl>", Diagnostics()).document()
+    read_back = {(c.start_row, c.start_col, c.end_row, c.end_col) for t in back.tables for c in t.cells()}
+    return not starts <= read_back
 
 
 def write(doc: Document, diagnostics: Diagnostics, options: WriteOptions = WriteOptions()) -> bytes:

@@ -36,13 +36,14 @@ breaks, each mark starts the next page: a form feed, docling's ``<!-- page
 break -->``, Marker's paginated output (a line ``{N}`` and 48 dashes starts
 page N + 1).
 
-The writer writes each table as a pipe table where it has no spans and its
-header cells (if any) are exactly its first row (a table without header cells
-gets an empty header row, which the reader leaves out again), else as an HTML
-table; ``<!-- page break -->`` between pages; no other text. In pipe cells
-``|`` and the characters Markdown would read as markup are escaped (``<`` as
-``&lt;``), a line break is ``<br>``, and the markup ``<b>`` / ``<i>`` is ``**``
-/ ``*``.
+The writer writes each table as a pipe table where one holds it exactly (a
+cell on every slot, no spans, header cells (if any) exactly its first row, no
+inline markup, no HTML skeleton of its own, text that reads back as written; a
+table without header cells gets an empty header row, which the reader leaves
+out again), else as an HTML block, the table as the ``html`` writer writes it
+(:mod:`convertables.html_writing`); ``<!-- page break -->`` between pages; no
+other text. In pipe cells ``|`` and the characters Markdown would read as
+markup are escaped (``<`` as ``&lt;``), a line break is ``<br>``.
 """
 
 from __future__ import annotations
@@ -53,14 +54,13 @@ import re
 
 from ..diagnostics import Diagnostics
 from ..html_tables import read_tables
+from ..html_writing import table_html
 from ..latex_tables import find_tables
 from ..model import Cell, Document, Reading, Region, Table
 from ..options import ReadOptions, WriteOptions
 from ..text_encoding import decode_text
 from .declarations import DECLARED
 
-MAX_WRITTEN_SLOTS = 10_000_000
-"""Tables whose grid holds more slots are not written."""
 MAX_CELLS = 10_000_000
 """Pages whose pipe tables hold more cells (short rows filled up) are refused."""
 MAX_INLINE = 1024
@@ -431,7 +431,6 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
 
 _PIPE_ESCAPES = str.maketrans({"|": "\\|", "\\": "\\\\", "*": "\\*", "_": "\\_", "`": "\\`", "<": "&lt;",
                                "&": "\\&", "[": "\\[", "]": "\\]", "#": "\\#"})
-_HTML_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"})
 
 
 def _pipe_text(cell: Cell) -> str:
@@ -461,9 +460,13 @@ def _entries(table: Table) -> list[tuple[int, int, int, int, Cell]]:
 
 
 def _as_pipe_table(table: Table, entries: list) -> str | None:
-    """The table as a pipe table, or None where one cannot hold it (spans,
-    header cells other than exactly the first row, overlapping cells)."""
-    if any(r0 != r1 or c0 != c1 or r0 < 0 or c0 < 0 for r0, c0, r1, c1, _ in entries):
+    """The table as a pipe table, or None where one cannot hold it: spans, header
+    cells other than exactly the first row, overlapping cells, inline markup, a
+    skeleton of its own (an HTML block holds them)."""
+    if table.html_structure is not None:
+        return None
+    if any(r0 != r1 or c0 != c1 or r0 < 0 or c0 < 0 or cell.markup is not None
+           for r0, c0, r1, c1, cell in entries):
         return None
     headers = {r0 for r0, _, _, _, cell in entries if cell.header}
     first_row = [e for e in entries if e[0] == 0]
@@ -471,15 +474,20 @@ def _as_pipe_table(table: Table, entries: list) -> str | None:
         return None
     height = entries[-1][0] + 1
     width = max(e[1] for e in entries) + 1
+    if entries[0][0] != 0 or len(entries) != height * width:
+        return None  # (a pipe table has a cell on every slot: a hole would read back as a blank cell)
     grid = [[""] * width for _ in range(height)]
     seen = set()
     for r0, c0, _, _, cell in entries:
         if (r0, c0) in seen:
             return None
         seen.add((r0, c0))
-        grid[r0][c0] = _pipe_text(cell)
-    if headers and not any(grid[0]):
-        return None  # (a header row of blank cells reads as no row)
+        text = _pipe_text(cell)
+        if pipe_cell(text)[0] != (cell.content or ""):
+            return None  # (text whose whitespace Markdown would not keep)
+        grid[r0][c0] = text
+    if not any(grid[0]) and (headers or height == 1):
+        return None  # (a header row of blank cells reads as no row; a table of one such row as none)
     lines = []
     if not headers:
         lines.append("|" + " |" * width)
@@ -492,54 +500,6 @@ def _as_pipe_table(table: Table, entries: list) -> str | None:
     return "\n".join(lines)
 
 
-def _as_html_table(table: Table, entries: list, diagnostics: Diagnostics) -> str:
-    if min(e[0] for e in entries) < 0 or min(e[1] for e in entries) < 0:
-        diagnostics.warning("markdown-overlap", f"table {table.id}: cells before the first row or column left out")
-        entries = [e for e in entries if e[0] >= 0 and e[1] >= 0]
-    height = max(e[2] for e in entries) + 1
-    width = max(e[3] for e in entries) + 1
-    if height * width > MAX_WRITTEN_SLOTS:
-        raise diagnostics.fail("markdown-too-large", f"table {table.id} spans {height:,} rows and {width:,} "
-                                                     f"columns; tables of more than {MAX_WRITTEN_SLOTS:,} slots are "
-                                                     "not written")
-    covering: list[tuple[int, int, int]] = []  # (first column, last column, last row) of spans from above
-    rows: dict[int, list] = {}
-    for entry in entries:
-        rows.setdefault(entry[0], []).append(entry)
-    out = ["<table>"]
-    left_out = 0
-    for y in range(height):
-        covering = [c for c in covering if c[2] >= y]
-        line = ["<tr>"]
-        x = 0
-        for r0, c0, r1, c1, cell in rows.get(y, []):
-            if c0 < x or any(a <= c0 <= b or c0 <= a <= c1 for a, b, _ in covering):
-                left_out += 1
-                continue
-            while x < c0:
-                cover = next((c for c in covering if c[0] <= x <= c[1]), None)
-                if cover:
-                    x = cover[1] + 1
-                else:
-                    line.append("<td></td>")
-                    x += 1
-            tag = "th" if cell.header else "td"
-            attributes = (f' rowspan="{r1 - r0 + 1}"' if r1 > r0 else "") + \
-                         (f' colspan="{c1 - c0 + 1}"' if c1 > c0 else "")
-            text = "<br>".join(part.translate(_HTML_ESCAPES) for part in (cell.content or "").split("\n"))
-            line.append(f"<{tag}{attributes}>{text}</{tag}>")
-            if r1 > y:
-                covering.append((c0, c1, r1))
-            x = c1 + 1
-        line.append("</tr>")
-        out.append("".join(line))
-    out.append("</table>")
-    if left_out:
-        diagnostics.warning("markdown-overlap", f"table {table.id}: {left_out} overlapping cell(s) cannot be "
-                                                "written; left out")
-    return "\n".join(out)
-
-
 def write(doc: Document, diagnostics: Diagnostics, options: WriteOptions = WriteOptions()) -> bytes:
     blocks = []
     page = 1
@@ -549,11 +509,10 @@ def write(doc: Document, diagnostics: Diagnostics, options: WriteOptions = Write
             blocks.append("<!-- page break -->")
             page += 1
         entries = _entries(table)
-        if not entries:
-            blocks.append("<table>\n</table>")
-            continue
-        written = _as_pipe_table(table, entries)
-        blocks.append(written if written is not None else _as_html_table(table, entries, diagnostics))
+        written = _as_pipe_table(table, entries) if entries else None
+        if written is None:  # an HTML block, as the html format writes the table
+            written = table_html(table, diagnostics, "source", [0], code="markdown", opening="<table>")
+        blocks.append(written)
     return ("\n\n".join(blocks) + "\n").encode("utf-8") if blocks else b""
 
 

@@ -97,6 +97,33 @@ def test_what_is_written_is_what_docling_writes():
     assert next(c for c in back.tables[0].cells() if c.content == "big").bbox == BBox(0.2, 0.3, 0.4, 0.35, Frame.PAGE)
 
 
+def test_blank_header_cells_and_holes_in_the_header_rows_stay_header_cells():
+    """An ecel is no header: a blank header cell, or a hole among the header rows' cells, written as
+    one would make its row a body row (TEDS's <thead> changes)."""
+    cells = [Cell(0, 1, 0, 1, "Tags", header=True), Cell(0, 2, 0, 2, "", header=True),
+             Cell(1, 0, 1, 0, "a"), Cell(1, 1, 1, 1, ""), Cell(1, 2, 1, 2, "2")]
+    written = doctags.write(Document(tables=[Table(0, [Region(0, 1, cells=cells)])]), Diagnostics())
+    assert b"<otsl><ched><ched>Tags<ched><nl><fcel>a<ecel><fcel>2<nl></otsl>" in written
+    back = doctags.read(written, Diagnostics()).tables[0]
+    assert [(c.start_row, c.start_col, c.content, c.header) for c in back.cells()] == [
+        (0, 0, "", True), (0, 1, "Tags", True), (0, 2, "", True), (1, 0, "a", False), (1, 1, "", False),
+        (1, 2, "2", False)]
+
+
+def test_where_docling_style_would_read_back_as_other_cells_the_papers_style_is_written():
+    """Two 2 x 2 cells over a 3 x 2 and a 3 x 3 cell: docling's style writes every covered slot xcel, and
+    the upper right cell would read as reaching down through the lower right one's xcel slots."""
+    cells = [Cell(0, 0, 1, 2, "a"), Cell(0, 3, 1, 4, "b"), Cell(2, 0, 4, 1, "c"), Cell(2, 2, 4, 4, "d")]
+    written = doctags.write(Document(tables=[Table(0, [Region(0, 1, cells=cells)])]), Diagnostics())
+    assert b"<otsl><fcel>a<lcel><lcel><fcel>b<lcel><nl><ucel><xcel><xcel><ucel><xcel><nl>" in written
+    back = doctags.read(written, Diagnostics()).tables[0]
+    assert [(c.start_row, c.start_col, c.end_row, c.end_col) for c in back.cells()] == [
+        (0, 0, 1, 2), (0, 3, 1, 4), (2, 0, 4, 1), (2, 2, 4, 4)]
+    plain = [Cell(0, 0, 1, 1, "X"), Cell(0, 2, 0, 2, "y"), Cell(1, 2, 1, 2, "z")]
+    assert b"<fcel>X<xcel><fcel>y<nl><xcel><xcel><fcel>z<nl>" in doctags.write(
+        Document(tables=[Table(0, [Region(0, 1, cells=plain)])]), Diagnostics())  # (docling's, where it reads back)
+
+
 @st.composite
 def _grids(draw):
     """Tables whose cells tile the grid (spans included), as OTSL can hold them."""

@@ -268,6 +268,63 @@ def test_the_writer_chooses_pipe_or_html_and_reads_back():
     assert [c.header for c in back.tables[0].cells()] == [True, True, False, False]
 
 
+def _as_written(table: Table) -> list:
+    return [(c.start_row, c.start_col, c.end_row, c.end_col, c.content, c.header, c.markup) for c in table.cells()]
+
+
+def test_an_html_block_holds_what_the_html_writer_holds():
+    """Header rows in <thead>, a header cell outside them, markup, a hole: as the html format writes them."""
+    cells = [Cell(0, 0, 0, 0, "Name", header=True), Cell(0, 1, 0, 2, "Dose", header=True),
+             Cell(1, 1, 1, 1, "x2", markup=("x", "<sup>", "2", "</sup>")), Cell(1, 2, 1, 2, "y"),
+             Cell(2, 0, 2, 0, "b", header=True), Cell(2, 1, 2, 2, "z")]
+    source = _doc(cells)
+    written = MARKDOWN.writer()(source, Diagnostics()).decode("utf-8")
+    assert written.startswith("<table>\n<thead>\n<tr><td>Name</td><td colspan=\"2\">Dose</td></tr>\n</thead>\n"
+                              "<tbody>\n<tr><td></td><td>x<sup>2</sup></td><td>y</td></tr>\n"
+                              "<tr><td scope=\"row\">b</td><td colspan=\"2\">z</td></tr>\n</tbody>\n</table>")
+    back, said = _read(written)
+    assert "format-mismatch" not in {d.code for d in said}  # (a page that is one HTML block is Markdown's)
+    table = back.tables[0]
+    hole = [c for c in table.cells() if (c.start_row, c.start_col) == (1, 0)]
+    assert [(c.content, c.header) for c in hole] == [("", False)]  # (the hole, as HTML has it: an empty <td>)
+    assert [e for e in _as_written(table) if e[:2] != (1, 0)] == sorted(_as_written(source.tables[0]))
+    html = registry.FORMATS["html"].writer()(source, Diagnostics()).decode("utf-8")
+    from_html = read_document(html.encode(), registry.FORMATS["html"], "x.html")
+    assert table.html_structure == from_html.tables[0].html_structure
+
+
+def test_a_pipe_table_only_where_it_holds_the_table_exactly():
+    def written(*cells: Cell) -> str:
+        return MARKDOWN.writer()(_doc(list(cells)), Diagnostics()).decode("utf-8")
+
+    assert written(Cell(0, 0, 0, 0, "a*"), Cell(0, 1, 0, 1, "b|c")).startswith("| | |\n|---|---|\n| a\\* | b\\|c |")
+    for cells in ([Cell(0, 0, 0, 0, " lead"), Cell(0, 1, 0, 1, "x")],  # whitespace Markdown does not keep
+                  [Cell(0, 0, 0, 0, "a  b"), Cell(0, 1, 0, 1, "x")],
+                  [Cell(0, 0, 0, 0, "a"), Cell(1, 1, 1, 1, "hole before")],  # a hole would read back as a cell
+                  [Cell(0, 0, 0, 0, "H", header=True, markup=("<i>", "H", "</i>")), Cell(1, 0, 1, 0, "x")]):
+        page = written(*cells)
+        assert page.startswith("<table>"), page
+        back, _ = _read(page)
+        # (the HTML table model keeps raw whitespace in a cell's tokens, which TEDS compares)
+        assert {(c.start_row, c.start_col, "".join(c.markup or c.content)) for c in back.tables[0].cells()} >= \
+            {(c.start_row, c.start_col, "".join(c.markup or c.content)) for c in cells}
+
+
+def test_a_table_of_cells_without_text_reads_back_through_the_command(tmp_path):
+    source = tmp_path / "t.json"
+    doc = _doc([Cell(0, 0, 0, 1, None), Cell(1, 0, 1, 0, None), Cell(1, 1, 1, 1, None)])
+    source.write_bytes(registry.FORMATS["json"].writer()(doc, Diagnostics()))
+    assert invoke("convert", source, "--to", "markdown", "-o", tmp_path / "t.md").exit_code == 0
+    assert (tmp_path / "t.md").read_text().startswith("<table>")
+    back = invoke("convert", tmp_path / "t.md", "--from", "markdown", "--to", "json", "-o", tmp_path / "back.json")
+    assert back.exit_code == 0, back.output
+    cells = json.loads((tmp_path / "back.json").read_text())
+    assert "format-mismatch" not in back.output
+    scored = json.loads(invoke("score", "--gt", source, "--result", tmp_path / "t.md", "--metric", "teds",
+                               "--format", "json").stdout)
+    assert scored["total"]["teds"] == 1.0 and cells
+
+
 def test_tables_on_later_pages_are_written_after_page_breaks():
     doc = Document(tables=[Table(0, [Region(0, 2, cells=[Cell(0, 0, 0, 0, "a")])])])
     written = MARKDOWN.writer()(doc, Diagnostics())
