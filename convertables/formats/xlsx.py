@@ -81,6 +81,8 @@ def _check_zip(data: bytes, diagnostics: Diagnostics) -> None:
         archive = zipfile.ZipFile(io.BytesIO(data))
     except zipfile.BadZipFile:
         raise diagnostics.fail("xlsx-not-zip", "not an Excel workbook (not a zip archive)") from None
+    except (NotImplementedError, ValueError, EOFError, OSError) as exc:  # (a zip feature Python does not read)
+        raise diagnostics.fail("xlsx-not-zip", f"a zip archive Python cannot read: {exc}") from None
     total = 0
     for info in archive.infolist():
         total += info.file_size
