@@ -517,77 +517,48 @@ def _score_command(
 
         convertables score --gt /data/gt --result /data/res --executor dask --scheduler tcp://10.0.0.5:8786
     """
-    from .api import check_score_paths, score as score_files
+    from .api import OutputsNotWritten, score as score_files
     from .reporters import Streams, reporter
     from .scoring import default_jobs
-    from .scoring.report import write_csv_file
 
-    lines = None
+    unwritten = []
     try:
         chosen = reporter(report, "score")
         jobs = default_jobs() if jobs is None else jobs
         given = {k: v for k, v in settings.items() if v is not None and v is not False}
         if profile is not None:  # the profile's settings stand where the command line gives no other
             given = {k: v for k, v in given.items() if _given_on_command_line(k)}
-        check_score_paths(gt, result, join=join, force=force, force_flag="--force",
-                          outputs={"--per-document": per_document, "--records": records, "--html": html}, **given)
-        if records is not None:
-            from .files import AtomicLines
-
-            lines = AtomicLines(Path(records), force=force)
         progress = Progress("scoring")
 
         def on_document(record: dict, total: int) -> None:
             raise_if_signalled()
-            if lines is not None:  # (as each is scored: a long run's records can be followed)
-                lines.write(json.dumps(record))
             progress.update(progress.done + 1, total)
 
-        explain = html is not None or report == "html"
         with progress:
-            scored = score_files(gt, result, metric, profile=profile, jobs=jobs, join=join, shard=shard,
-                                 on_document=on_document,
-                                 explain=explain, executor=executor, scheduler=scheduler, spill=True, **given)
+            try:
+                scored = score_files(gt, result, metric, profile=profile, jobs=jobs, join=join, shard=shard,
+                                     on_document=on_document, force=force, force_flag="--force",
+                                     outputs={"per_document": per_document, "records": records, "html": html},
+                                     explain=report == "html", executor=executor, scheduler=scheduler,
+                                     spill=True, **given)
+            except OutputsNotWritten as exc:  # the scores are still reported, and this said after them
+                scored, unwritten = exc.report, exc.diagnostics
     except UsageError as exc:
-        if lines is not None:
-            lines.discard()
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE)
     except InputError as exc:  # (the records' file cannot be made, or written as the documents come)
-        if lines is not None:
-            lines.discard()
         typer.echo(exc.diagnostic.format(), err=True)
         raise typer.Exit(EXIT_FAILED)
     except OSError as exc:  # (the run's own temporary files on a full disk, a folder removed under the run)
-        if lines is not None:
-            lines.discard()
         where = f" ({exc.filename})" if exc.filename else ""
         typer.echo(f"error: the run cannot go on: {exc.strerror or exc}{where}", err=True)
         raise typer.Exit(EXIT_FAILED)
     except KeyboardInterrupt as exc:
-        if lines is not None:
-            lines.discard()
         typer.echo("interrupted; no partial output was left behind", err=True)
         raise typer.Exit(interrupted_code(exc))
-    unwritten = None
-    if lines is not None:
-        try:
-            lines.close()
-        except InputError as exc:
-            unwritten = exc.diagnostic
-    if per_document is not None:
-        try:
-            write_csv_file(scored, Path(per_document), force=force)
-        except InputError as exc:  # the scores are still reported, and this said after them
-            unwritten = exc.diagnostic
-    if html is not None:
-        try:
-            scored.write_html(Path(html), force=force)
-        except InputError as exc:
-            unwritten = exc.diagnostic
     chosen.scored(scored, Streams())
-    if unwritten is not None:
-        typer.echo(unwritten.format(), err=True)
+    for diagnostic in unwritten:
+        typer.echo(diagnostic.format(), err=True)
     raise typer.Exit(EXIT_FAILED if scored.errors or unwritten else EXIT_OK)
 
 
