@@ -189,7 +189,7 @@ def check(
     return CheckReport(check_paths([Path(p) for p in paths], options, on_file))
 
 
-OUTPUT_OPTIONS = {"per_document": "--per-document", "records": "--records", "html": "--html"}
+OUTPUT_OPTIONS = {"per_document": "--per-document", "records": "--records", "html": "--html", "report": "-o"}
 """The files :func:`score` writes besides returning its report (``outputs``' keys),
 and the options that name them in messages."""
 
@@ -236,7 +236,9 @@ def score(
     ``outputs`` names files to write besides returning the report, by kind:
     ``{"per_document": "scores.csv", "records": "records.jsonl", "html": "report.html"}``
     (a kind left out or None: not written): the per-document CSV, each document's
-    record as a JSON line written as it is scored, the HTML report. Their paths are
+    record as a JSON line written as it is scored, the HTML report; ``"report"``: the
+    report in the format its suffix names (``.json``, ``.csv``, ``.html``, ``.txt``: what
+    the command's ``--format`` of that name prints). Their paths are
     checked before any work (none may be an input, or exist without ``force``;
     ``force_flag`` is how the refusal names ``force``); each is put in place whole,
     and an interrupted or failed run leaves none. A file that cannot be written
@@ -273,6 +275,11 @@ def score(
             raise UsageError("give the HTML report's path once: html= or outputs['html']")
         outputs["html"] = html
     named = {OUTPUT_OPTIONS[kind]: path for kind, path in outputs.items()}
+    drawn = outputs.get("html") is not None
+    if outputs.get("report") is not None:
+        from .scoring.report import report_format_of
+
+        drawn = report_format_of(outputs["report"]) == "html" or drawn
     if profile is not None:
         from .scoring.profiles import apply_profile
 
@@ -289,7 +296,7 @@ def score(
                             force=force, force_flag=force_flag)
     else:
         check_score_paths(gt, result, join=join, force=force, force_flag=force_flag, outputs=named, **settings)
-    details = Details() if outputs.get("html") is not None or explain else None
+    details = Details() if drawn or explain else None
     records = None
     if outputs.get("records") is not None:
         from .files import AtomicLines
@@ -330,11 +337,12 @@ def score(
 def _write_outputs(report, outputs: dict, records, force: bool) -> None:
     """Put the scored run's files in place: each that can be, then
     :class:`OutputsNotWritten` for those that cannot."""
-    from .scoring.report import write_csv_file
+    from .scoring.report import write_csv_file, write_report_file
 
     unwritten = []
     writers = [("per_document", lambda path: write_csv_file(report, path, force=force)),
-               ("html", lambda path: report.write_html(path, force=force))]
+               ("html", lambda path: report.write_html(path, force=force)),
+               ("report", lambda path: write_report_file(report, path, force=force))]
     if records is not None:
         try:
             records.close()

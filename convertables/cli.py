@@ -475,6 +475,7 @@ def _score_command(
     per_document: Annotated[Optional[str], typer.Option("--per-document", metavar="FILE", help="Also write per-document figures as CSV.")] = None,
     records: Annotated[Optional[str], typer.Option("--records", metavar="FILE", help="Also write each document's record as a JSON line, as it is scored (JSON Lines).")] = None,
     html: Annotated[Optional[str], typer.Option("--html", metavar="FILE", help="Also write the HTML report: one self-contained page with the totals, a table of the documents and, for each, its tables drawn as grids, cells coloured by what the metric found.")] = None,
+    output: Annotated[Optional[str], typer.Option("-o", "--output", metavar="FILE", help="Write the report to FILE rather than standard output, in the format its suffix names: .json (json), .csv (csv), .html (html) or .txt (text); '-': standard output.")] = None,
     jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, show_default=False, help="Worker processes scoring documents in parallel [default: the CPUs this process may use, as many as the available memory holds at 512 MiB each; 1: none; at most 4 per CPU are started].")] = None,
     force: ForceOpt = False,
     join: Annotated[bool, typer.Option("--join", help="Results exported one file per table "
@@ -509,6 +510,8 @@ def _score_command(
 
         convertables score --gt gt/ --result results/ --html report.html
 
+        convertables score --gt gt/ --result results/ -o scores.json
+
         convertables score --gt gt-html/ --result model-html/ --metric teds --html teds.html
 
         convertables score --gt gt-html/ --result model-html/ --metric grits
@@ -524,6 +527,13 @@ def _score_command(
     unwritten = []
     try:
         chosen = reporter(report, "score")
+        output = None if output == "-" else output
+        if output is not None:
+            from .scoring.report import report_format_of
+
+            named = report_format_of(output)
+            if report != named and _given_on_command_line("report"):
+                raise UsageError(f"-o {output} writes the {named} report (its suffix says so), not --format {report}")
         jobs = default_jobs() if jobs is None else jobs
         given = {k: v for k, v in settings.items() if v is not None and v is not False}
         if profile is not None:  # the profile's settings stand where the command line gives no other
@@ -538,8 +548,9 @@ def _score_command(
             try:
                 scored = score_files(gt, result, metric, profile=profile, jobs=jobs, join=join, shard=shard,
                                      on_document=on_document, force=force, force_flag="--force",
-                                     outputs={"per_document": per_document, "records": records, "html": html},
-                                     explain=report == "html", executor=executor, scheduler=scheduler,
+                                     outputs={"per_document": per_document, "records": records, "html": html,
+                                              "report": output},
+                                     explain=report == "html" and output is None, executor=executor, scheduler=scheduler,
                                      spill=True, **given)
             except OutputsNotWritten as exc:  # the scores are still reported, and this said after them
                 scored, unwritten = exc.report, exc.diagnostics
@@ -556,7 +567,11 @@ def _score_command(
     except KeyboardInterrupt as exc:
         typer.echo("interrupted; no partial output was left behind", err=True)
         raise typer.Exit(interrupted_code(exc))
-    chosen.scored(scored, Streams())
+    if output is None:
+        chosen.scored(scored, Streams())
+    else:  # (the report is in its file: the documents' problems are still said here)
+        for diagnostic in Streams().shown(scored.diagnostics):
+            typer.echo(diagnostic.format(), err=True)
     for diagnostic in unwritten:
         typer.echo(diagnostic.format(), err=True)
     raise typer.Exit(EXIT_FAILED if scored.errors or unwritten else EXIT_OK)

@@ -97,12 +97,15 @@ def test_score_writes_its_outputs_itself_and_refuses_what_it_must(tmp_path: Path
         score(icdar, icdar, outputs={"records": outputs["records"]})
     with pytest.raises(UsageError, match=r"--per-document .*sample-str.xml: is one of the inputs"):
         score(icdar, icdar, outputs={"per_document": icdar / "sample-str.xml"}, force=True)
-    with pytest.raises(UsageError, match=r"'summary': not an output of score \(per_document, records, html\)"):
+    with pytest.raises(UsageError, match=r"'summary': not an output of score \(per_document, records, html, report\)"):
         score(icdar, icdar, outputs={"summary": tmp_path / "s.txt"})
     with pytest.raises(UsageError, match="--html .*: named by both --per-document and --html"):
         score(icdar, icdar, outputs={"per_document": tmp_path / "same", "html": tmp_path / "same"}, force=True)
-    again = score(icdar, icdar, outputs={"records": outputs["records"]}, force=True)
+    again = score(icdar, icdar, outputs={"records": outputs["records"], "report": tmp_path / "report.json"}, force=True)
     assert again.total == report.total
+    assert json.loads((tmp_path / "report.json").read_text(encoding="utf-8")) == json.loads(again.to_json())
+    with pytest.raises(UsageError, match=r"-o .*report.md: the report's format is taken from the suffix"):
+        score(icdar, icdar, outputs={"report": tmp_path / "report.md"})
     # a pair of documents: its one record
     doc = read(icdar / "sample-str.xml")
     score(doc, doc, outputs={"records": tmp_path / "pair.jsonl"})
