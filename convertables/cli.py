@@ -550,8 +550,8 @@ def _score_command(
                                      on_document=on_document, force=force, force_flag="--force",
                                      outputs={"per_document": per_document, "records": records, "html": html,
                                               "report": output},
-                                     explain=report == "html" and output is None, executor=executor, scheduler=scheduler,
-                                     spill=True, **given)
+                                     explain=report == "html" and output is None, executor=executor,
+                                     scheduler=scheduler, spill=True, **given)
             except OutputsNotWritten as exc:  # the scores are still reported, and this said after them
                 scored, unwritten = exc.report, exc.diagnostics
     except UsageError as exc:

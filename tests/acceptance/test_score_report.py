@@ -266,7 +266,8 @@ def test_o_refuses_another_suffix_a_disagreeing_format_an_existing_file_and_an_i
     taken = tmp_path / "report.csv"
     taken.write_text("mine\n", encoding="utf-8")
     exists = _score_o("-o", taken)
-    assert exists.exit_code == 2 and exists.output.strip() == f"error: {taken} exists already; pass --force to replace it"
+    assert exists.exit_code == 2
+    assert exists.output.strip() == f"error: {taken} exists already; pass --force to replace it"
     assert taken.read_text(encoding="utf-8") == "mine\n"
     # an input, or a file read from an input folder: refused even with --force, before any work
     gt = tmp_path / "gt"
