@@ -20,11 +20,12 @@ names with ``_`` for ``-``), the same checks, the same results.
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from .diagnostics import Diagnostics, UsageError
+from .diagnostics import Diagnostics, InputError, UsageError
 from .model import Document
 from .reporters import CheckReport, ConvertReport
 
@@ -188,6 +189,21 @@ def check(
     return CheckReport(check_paths([Path(p) for p in paths], options, on_file))
 
 
+OUTPUT_OPTIONS = {"per_document": "--per-document", "records": "--records", "html": "--html", "report": "-o"}
+"""The files :func:`score` writes besides returning its report (``outputs``' keys),
+and the options that name them in messages."""
+
+
+class OutputsNotWritten(InputError):
+    """Scoring was done, but some of its output files could not be written: the
+    ``report`` is whole, ``diagnostics`` say which files are missing and why
+    (the first is the exception's own)."""
+
+    def __init__(self, report, diagnostics: list):
+        super().__init__(diagnostics[0])
+        self.report, self.diagnostics = report, diagnostics
+
+
 def score(
     gt: PathLike | Document,
     result: PathLike | Document,
@@ -198,8 +214,10 @@ def score(
     join: bool = False,
     shard: tuple[int, int] | str | None = None,
     on_document: Callable[[dict, int], None] | None = None,
+    outputs: dict[str, PathLike | None] | None = None,
     html: PathLike | None = None,
     force: bool = False,
+    force_flag: str = "force=True",
     explain: bool = False,
     executor: str = "local",
     scheduler: str | None = None,
@@ -215,8 +233,18 @@ def score(
     With ``join``, one-file-per-table results make one document each. With
     ``shard=(K, N)`` (or ``"K/N"``), only the documents of shard K of N are scored;
     :func:`convertables.scoring.shards.merge_reports` puts the N reports together.
-    With ``html``, the HTML report is written there too (refusing to replace a
-    file without ``force``); with ``explain``, the report keeps what each
+    ``outputs`` names files to write besides returning the report, by kind:
+    ``{"per_document": "scores.csv", "records": "records.jsonl", "html": "report.html"}``
+    (a kind left out or None: not written): the per-document CSV, each document's
+    record as a JSON line written as it is scored, the HTML report; ``"report"``: the
+    report in the format its suffix names (``.json``, ``.csv``, ``.html``, ``.txt``: what
+    the command's ``--format`` of that name prints). Their paths are
+    checked before any work (none may be an input, or exist without ``force``;
+    ``force_flag`` is how the refusal names ``force``); each is put in place whole,
+    and an interrupted or failed run leaves none. A file that cannot be written
+    after scoring raises :class:`OutputsNotWritten`, which carries the report and the
+    others are written still. ``html=path`` is ``outputs={"html": path}``.
+    With ``explain``, the report keeps what each
     document's cells did (its ``details``), which ``report.write_html(path)`` draws.
     ``executor="dask"`` scores the documents on the workers of a dask.distributed
     cluster (the ``dask`` extra): the scheduler at ``scheduler`` (an address such as
@@ -237,6 +265,21 @@ def score(
     from .scoring.explain import Details
     from .scoring.runner import score_document_pair
 
+    outputs = dict(outputs or {})
+    unknown = sorted(set(outputs) - set(OUTPUT_OPTIONS))
+    if unknown:
+        raise UsageError(f"outputs: {', '.join(map(repr, unknown))}: not an output of score "
+                         f"({', '.join(OUTPUT_OPTIONS)})")
+    if html is not None:
+        if outputs.get("html") is not None:
+            raise UsageError("give the HTML report's path once: html= or outputs['html']")
+        outputs["html"] = html
+    named = {OUTPUT_OPTIONS[kind]: path for kind, path in outputs.items()}
+    drawn = outputs.get("html") is not None
+    if outputs.get("report") is not None:
+        from .scoring.report import report_format_of
+
+        drawn = report_format_of(outputs["report"]) == "html" or drawn
     if profile is not None:
         from .scoring.profiles import apply_profile
 
@@ -249,23 +292,67 @@ def score(
     if documents:
         from .files import FILE, PathArg, check_command_paths
 
-        check_command_paths([PathArg("--html", html, FILE, output=True)], force=force, force_flag="force=True")
+        check_command_paths([PathArg(option, path, FILE, output=True) for option, path in named.items()],
+                            force=force, force_flag=force_flag)
     else:
-        check_score_paths(gt, result, join=join, force=force, outputs={"--html": html}, **settings)
-    details = Details() if html is not None or explain else None
-    if documents:
-        report = score_document_pair(gt, result, chosen, details=details)
-    else:
-        if isinstance(shard, str):
-            from .scoring.shards import parse_shard
+        check_score_paths(gt, result, join=join, force=force, force_flag=force_flag, outputs=named, **settings)
+    details = Details() if drawn or explain else None
+    records = None
+    if outputs.get("records") is not None:
+        from .files import AtomicLines
 
-            shard = parse_shard(shard)
-        elif shard is not None and not (len(shard) == 2 and 1 <= shard[0] <= shard[1]):
-            raise UsageError(f"shard is (K, N) with 1 <= K <= N, not {shard!r}")
-        with where:  # (a scheduler is reached here: one that cannot be is said before the corpus is read)
-            report = score_paths(gt, result, chosen, jobs, on_document, join=join,
-                                 shard=tuple(shard) if shard else None, details=details, executor=where,
-                                 spill=spill)
-    if html is not None:
-        report.write_html(Path(html), force=force)
+        records = AtomicLines(Path(outputs["records"]), force=force)
+    try:
+        if documents:
+            report = score_document_pair(gt, result, chosen, details=details)
+            if records is not None:
+                for record in report["documents"]:
+                    records.write(json.dumps(record))
+        else:
+            if isinstance(shard, str):
+                from .scoring.shards import parse_shard
+
+                shard = parse_shard(shard)
+            elif shard is not None and not (len(shard) == 2 and 1 <= shard[0] <= shard[1]):
+                raise UsageError(f"shard is (K, N) with 1 <= K <= N, not {shard!r}")
+            each = on_document
+            if records is not None:
+                def each(record: dict, total: int) -> None:
+                    records.write(json.dumps(record))  # (as each is scored: a long run's records can be followed)
+                    if on_document is not None:
+                        on_document(record, total)
+
+            with where:  # (a scheduler is reached here: one that cannot be is said before the corpus is read)
+                report = score_paths(gt, result, chosen, jobs, each, join=join,
+                                     shard=tuple(shard) if shard else None, details=details, executor=where,
+                                     spill=spill)
+    except BaseException:
+        if records is not None:
+            records.discard()
+        raise
+    _write_outputs(report, outputs, records, force)
     return report
+
+
+def _write_outputs(report, outputs: dict, records, force: bool) -> None:
+    """Put the scored run's files in place: each that can be, then
+    :class:`OutputsNotWritten` for those that cannot."""
+    from .scoring.report import write_csv_file, write_report_file
+
+    unwritten = []
+    writers = [("per_document", lambda path: write_csv_file(report, path, force=force)),
+               ("html", lambda path: report.write_html(path, force=force)),
+               ("report", lambda path: write_report_file(report, path, force=force))]
+    if records is not None:
+        try:
+            records.close()
+        except InputError as exc:
+            unwritten.append(exc.diagnostic)
+    for kind, write in writers:
+        if outputs.get(kind) is not None:
+            try:
+                write(Path(outputs[kind]))
+            except InputError as exc:
+                unwritten.append(exc.diagnostic)
+    if unwritten:
+        raise OutputsNotWritten(report, unwritten)

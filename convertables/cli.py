@@ -475,6 +475,7 @@ def _score_command(
     per_document: Annotated[Optional[str], typer.Option("--per-document", metavar="FILE", help="Also write per-document figures as CSV.")] = None,
     records: Annotated[Optional[str], typer.Option("--records", metavar="FILE", help="Also write each document's record as a JSON line, as it is scored (JSON Lines).")] = None,
     html: Annotated[Optional[str], typer.Option("--html", metavar="FILE", help="Also write the HTML report: one self-contained page with the totals, a table of the documents and, for each, its tables drawn as grids, cells coloured by what the metric found.")] = None,
+    output: Annotated[Optional[str], typer.Option("-o", "--output", metavar="FILE", help="Write the report to FILE rather than standard output, in the format its suffix names: .json (json), .csv (csv), .html (html) or .txt (text); '-': standard output.")] = None,
     jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, show_default=False, help="Worker processes scoring documents in parallel [default: the CPUs this process may use, as many as the available memory holds at 512 MiB each; 1: none; at most 4 per CPU are started].")] = None,
     force: ForceOpt = False,
     join: Annotated[bool, typer.Option("--join", help="Results exported one file per table "
@@ -509,6 +510,8 @@ def _score_command(
 
         convertables score --gt gt/ --result results/ --html report.html
 
+        convertables score --gt gt/ --result results/ -o scores.json
+
         convertables score --gt gt-html/ --result model-html/ --metric teds --html teds.html
 
         convertables score --gt gt-html/ --result model-html/ --metric grits
@@ -517,77 +520,60 @@ def _score_command(
 
         convertables score --gt /data/gt --result /data/res --executor dask --scheduler tcp://10.0.0.5:8786
     """
-    from .api import check_score_paths, score as score_files
+    from .api import OutputsNotWritten, score as score_files
     from .reporters import Streams, reporter
     from .scoring import default_jobs
-    from .scoring.report import write_csv_file
 
-    lines = None
+    unwritten = []
     try:
         chosen = reporter(report, "score")
+        output = None if output == "-" else output
+        if output is not None:
+            from .scoring.report import report_format_of
+
+            named = report_format_of(output)
+            if report != named and _given_on_command_line("report"):
+                raise UsageError(f"-o {output} writes the {named} report (its suffix says so), not --format {report}")
         jobs = default_jobs() if jobs is None else jobs
         given = {k: v for k, v in settings.items() if v is not None and v is not False}
         if profile is not None:  # the profile's settings stand where the command line gives no other
             given = {k: v for k, v in given.items() if _given_on_command_line(k)}
-        check_score_paths(gt, result, join=join, force=force, force_flag="--force",
-                          outputs={"--per-document": per_document, "--records": records, "--html": html}, **given)
-        if records is not None:
-            from .files import AtomicLines
-
-            lines = AtomicLines(Path(records), force=force)
         progress = Progress("scoring")
 
         def on_document(record: dict, total: int) -> None:
             raise_if_signalled()
-            if lines is not None:  # (as each is scored: a long run's records can be followed)
-                lines.write(json.dumps(record))
             progress.update(progress.done + 1, total)
 
-        explain = html is not None or report == "html"
         with progress:
-            scored = score_files(gt, result, metric, profile=profile, jobs=jobs, join=join, shard=shard,
-                                 on_document=on_document,
-                                 explain=explain, executor=executor, scheduler=scheduler, spill=True, **given)
+            try:
+                scored = score_files(gt, result, metric, profile=profile, jobs=jobs, join=join, shard=shard,
+                                     on_document=on_document, force=force, force_flag="--force",
+                                     outputs={"per_document": per_document, "records": records, "html": html,
+                                              "report": output},
+                                     explain=report == "html" and output is None, executor=executor,
+                                     scheduler=scheduler, spill=True, **given)
+            except OutputsNotWritten as exc:  # the scores are still reported, and this said after them
+                scored, unwritten = exc.report, exc.diagnostics
     except UsageError as exc:
-        if lines is not None:
-            lines.discard()
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE)
     except InputError as exc:  # (the records' file cannot be made, or written as the documents come)
-        if lines is not None:
-            lines.discard()
         typer.echo(exc.diagnostic.format(), err=True)
         raise typer.Exit(EXIT_FAILED)
     except OSError as exc:  # (the run's own temporary files on a full disk, a folder removed under the run)
-        if lines is not None:
-            lines.discard()
         where = f" ({exc.filename})" if exc.filename else ""
         typer.echo(f"error: the run cannot go on: {exc.strerror or exc}{where}", err=True)
         raise typer.Exit(EXIT_FAILED)
     except KeyboardInterrupt as exc:
-        if lines is not None:
-            lines.discard()
         typer.echo("interrupted; no partial output was left behind", err=True)
         raise typer.Exit(interrupted_code(exc))
-    unwritten = None
-    if lines is not None:
-        try:
-            lines.close()
-        except InputError as exc:
-            unwritten = exc.diagnostic
-    if per_document is not None:
-        try:
-            write_csv_file(scored, Path(per_document), force=force)
-        except InputError as exc:  # the scores are still reported, and this said after them
-            unwritten = exc.diagnostic
-    if html is not None:
-        try:
-            scored.write_html(Path(html), force=force)
-        except InputError as exc:
-            unwritten = exc.diagnostic
-    chosen.scored(scored, Streams())
-    if unwritten is not None:
-        typer.echo(unwritten.format(), err=True)
+    if output is None:
+        chosen.scored(scored, Streams())
+    else:  # (the report is in its file: the documents' problems are still said here)
+        for diagnostic in Streams().shown(scored.diagnostics):
+            typer.echo(diagnostic.format(), err=True)
+    for diagnostic in unwritten:
+        typer.echo(diagnostic.format(), err=True)
     raise typer.Exit(EXIT_FAILED if scored.errors or unwritten else EXIT_OK)
 
 

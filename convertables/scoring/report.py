@@ -12,12 +12,13 @@ import csv
 import hashlib
 import io
 import json
+import os
 import re
 import sys
 from pathlib import Path
 from typing import Iterator, Mapping, TextIO
 
-from ..diagnostics import Diagnostic, Severity
+from ..diagnostics import Diagnostic, Severity, UsageError
 from .metric import get_metric
 from .presentation import Summary
 
@@ -192,6 +193,43 @@ def write_csv_file(report: Mapping, path, force: bool = False) -> None:
     from ..files import write_text_atomic
 
     write_text_atomic(Path(path), lambda out: write_csv(report, out), force=force)
+
+
+REPORT_SUFFIXES = {".json": "json", ".csv": "csv", ".html": "html", ".txt": "text"}
+"""The report's formats by a file's suffix (``score -o``): what ``--format`` of that name prints."""
+
+
+def report_format_of(path, option: str = "-o") -> str:
+    """The report format a file's suffix names (UsageError for another suffix)."""
+    found = REPORT_SUFFIXES.get(Path(path).suffix.lower())
+    if found is None:
+        *others, last = REPORT_SUFFIXES
+        raise UsageError(f"{option} {os.fspath(path)}: the report's format is taken from the suffix: "
+                         f"{', '.join(others)} or {last}")
+    return found
+
+
+def write_report_file(report: Mapping, path, force: bool = False) -> None:
+    """The report into ``path`` in the format its suffix names (:data:`REPORT_SUFFIXES`),
+    as ``--format`` of that name prints it; put in place whole (InputError where it cannot be)."""
+    from ..files import write_text_atomic
+
+    chosen = report_format_of(path)
+
+    def write(out: TextIO) -> None:
+        if chosen == "json":
+            write_json(report, out)
+            out.write("\n")
+        elif chosen == "csv":
+            write_csv(report, out)
+        elif chosen == "html":
+            from ..htmlreport import write_page
+
+            write_page(report, out)
+        else:
+            write_plain_text(summary(report), out)
+
+    write_text_atomic(Path(path), write, force=force)
 
 
 def as_json(report: Mapping) -> str:

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -223,3 +224,77 @@ def test_records_are_written_as_json_lines_as_documents_are_scored(tmp_path: Pat
     inside = runner.invoke(app, ["score", "--gt", str(gt), "--result", str(gt), "--records", str(gt / "x-str.xml")])
     assert inside.exit_code == 2 and "is one of the inputs" in inside.output
     assert sorted(p.name for p in tmp_path.iterdir()) == ["gt", "records.jsonl"]  # no temporary file left
+
+
+def _score_o(*args):
+    return CliRunner().invoke(app, ["score", "--gt", str(SAMPLES / "icdar"), "--result", str(SAMPLES / "icdar"),
+                                    "--jobs", "1", *[str(a) for a in args]])
+
+
+@pytest.mark.parametrize("suffix, shown", [(".json", "json"), (".csv", "csv"), (".html", "html"), (".txt", "text"),
+                                           (".JSON", "json")])
+def test_o_writes_the_report_that_format_prints_in_the_format_its_suffix_names(suffix, shown, tmp_path: Path):
+    target = tmp_path / f"report{suffix}"
+    written = _score_o("-o", target)
+    assert written.exit_code == 0, written.output
+    assert written.stdout == ""  # (the report is in its file)
+    printed = _score_o("--format", shown)
+    assert printed.exit_code == 0
+    assert target.read_text(encoding="utf-8") == printed.stdout
+    again = _score_o("--output", target, "--format", shown, "--force")  # (a --format that agrees is fine)
+    assert again.exit_code == 0 and target.read_text(encoding="utf-8") == printed.stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == [target.name]  # no temporary file left
+    if shown == "text":
+        dash = _score_o("-o", "-")
+        assert dash.exit_code == 0 and dash.stdout == printed.stdout
+
+
+def test_o_refuses_another_suffix_a_disagreeing_format_an_existing_file_and_an_input(tmp_path: Path):
+    unknown = _score_o("-o", tmp_path / "report.xml")
+    assert unknown.exit_code == 2
+    assert unknown.output.strip() == (f"error: -o {tmp_path / 'report.xml'}: the report's format is taken from the "
+                                      "suffix: .json, .csv, .html or .txt")
+    bare = _score_o("-o", tmp_path / "report")
+    assert bare.exit_code == 2 and "the report's format is taken from the suffix" in bare.output
+    disagrees = _score_o("-o", tmp_path / "report.json", "--format", "csv")
+    assert disagrees.exit_code == 2
+    assert disagrees.output.strip() == (f"error: -o {tmp_path / 'report.json'} writes the json report (its suffix "
+                                        "says so), not --format csv")
+    github = _score_o("-o", tmp_path / "report.txt", "--format", "github")
+    assert github.exit_code == 2 and "writes the text report (its suffix says so), not --format github" in github.output
+    assert list(tmp_path.iterdir()) == []
+    taken = tmp_path / "report.csv"
+    taken.write_text("mine\n", encoding="utf-8")
+    exists = _score_o("-o", taken)
+    assert exists.exit_code == 2
+    assert exists.output.strip() == f"error: {taken} exists already; pass --force to replace it"
+    assert taken.read_text(encoding="utf-8") == "mine\n"
+    # an input, or a file read from an input folder: refused even with --force, before any work
+    gt = tmp_path / "gt"
+    gt.mkdir()
+    converted = CliRunner().invoke(app, ["convert", str(SAMPLES / "icdar" / "sample-str.xml"), "--to", "json",
+                                         "-o", str(gt / "d0.json")])
+    assert converted.exit_code == 0, converted.output
+    before = (gt / "d0.json").read_bytes()
+    for target in (gt / "d0.json", gt / "d1.json"):
+        onto = CliRunner().invoke(app, ["score", "--gt", str(gt), "--result", str(gt), "-o", str(target), "--force"])
+        assert onto.exit_code == 2 and f"-o {target}: is one of the inputs; refused even with --force" in onto.output
+    assert (gt / "d0.json").read_bytes() == before and sorted(p.name for p in gt.iterdir()) == ["d0.json"]
+    # a name no one reads beside the inputs is written
+    beside = CliRunner().invoke(app, ["score", "--gt", str(gt), "--result", str(gt), "-o", str(gt / "scores.txt")])
+    assert beside.exit_code == 0 and (gt / "scores.txt").read_text(encoding="utf-8").startswith("structure (")
+
+
+def test_o_with_errors_still_says_them_and_exits_1(tmp_path: Path):
+    gt, res = tmp_path / "gt", tmp_path / "res"
+    gt.mkdir()
+    res.mkdir()
+    shutil.copy(SAMPLES / "icdar" / "sample-str.xml", gt / "d0-str.xml")
+    (res / "d0-str.xml").write_text("<document><table>", encoding="utf-8")
+    target = tmp_path / "report.json"
+    result = CliRunner().invoke(app, ["score", "--gt", str(gt), "--result", str(res), "-o", str(target)])
+    assert result.exit_code == 1 and result.stdout == ""
+    import json
+
+    written = json.loads(target.read_text(encoding="utf-8"))
+    assert len(written["errors"]) == 1 and written["errors"][0] in result.stderr

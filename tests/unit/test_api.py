@@ -80,6 +80,58 @@ def test_score_paths_and_documents(tmp_path: Path):
         score(gt, SAMPLES / "icdar")
 
 
+def test_score_writes_its_outputs_itself_and_refuses_what_it_must(tmp_path: Path):
+    icdar = SAMPLES / "icdar"
+    outputs = {"per_document": tmp_path / "scores.csv", "records": tmp_path / "records.jsonl",
+               "html": tmp_path / "report.html"}
+    seen = []
+    report = score(icdar, icdar, outputs=outputs, on_document=lambda record, total: seen.append(record["document"]))
+    lines = [json.loads(line) for line in outputs["records"].read_text(encoding="utf-8").splitlines()]
+    assert lines == list(report.documents) and seen == [line["document"] for line in lines] == ["sample"]
+    csv_rows = outputs["per_document"].read_text(encoding="utf-8").splitlines()
+    assert csv_rows[0].startswith("document,") and csv_rows[1].startswith("sample,")
+    assert outputs["html"].read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["records.jsonl", "report.html", "scores.csv"]
+    # checked before any work: an existing file without force, an input, an unknown kind
+    with pytest.raises(UsageError, match=r"records.jsonl exists already; pass force=True to replace it"):
+        score(icdar, icdar, outputs={"records": outputs["records"]})
+    with pytest.raises(UsageError, match=r"--per-document .*sample-str.xml: is one of the inputs"):
+        score(icdar, icdar, outputs={"per_document": icdar / "sample-str.xml"}, force=True)
+    with pytest.raises(UsageError, match=r"'summary': not an output of score \(per_document, records, html, report\)"):
+        score(icdar, icdar, outputs={"summary": tmp_path / "s.txt"})
+    with pytest.raises(UsageError, match="--html .*: named by both --per-document and --html"):
+        score(icdar, icdar, outputs={"per_document": tmp_path / "same", "html": tmp_path / "same"}, force=True)
+    again = score(icdar, icdar, outputs={"records": outputs["records"], "report": tmp_path / "report.json"}, force=True)
+    assert again.total == report.total
+    assert json.loads((tmp_path / "report.json").read_text(encoding="utf-8")) == json.loads(again.to_json())
+    with pytest.raises(UsageError, match=r"-o .*report.md: the report's format is taken from the suffix"):
+        score(icdar, icdar, outputs={"report": tmp_path / "report.md"})
+    # a pair of documents: its one record
+    doc = read(icdar / "sample-str.xml")
+    score(doc, doc, outputs={"records": tmp_path / "pair.jsonl"})
+    (record,) = [json.loads(line) for line in (tmp_path / "pair.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert record["document"] == doc.filename and record["counted"] is True
+
+
+def test_an_output_that_cannot_be_written_after_scoring_carries_the_report(tmp_path: Path, monkeypatch):
+    from convertables.api import OutputsNotWritten
+    from convertables.diagnostics import InputError
+    from convertables.scoring import report as report_module
+
+    def refuse(report, path, force=False):
+        raise InputError(convertables.Diagnostic("write-failed", convertables.Severity.ERROR,
+                                                 "cannot be written: No space left on device", str(path)))
+
+    monkeypatch.setattr(report_module, "write_csv_file", refuse)
+    icdar = SAMPLES / "icdar"
+    with pytest.raises(OutputsNotWritten) as raised:
+        score(icdar, icdar, outputs={"per_document": tmp_path / "scores.csv", "html": tmp_path / "report.html"})
+    assert raised.value.report.total["f1"] == 1.0
+    assert [d.code for d in raised.value.diagnostics] == ["write-failed"]
+    assert raised.value.diagnostics[0].file == str(tmp_path / "scores.csv")
+    assert (tmp_path / "report.html").is_file() and not (tmp_path / "scores.csv").exists()
+
+
 def test_reporters_are_looked_up_by_name_for_what_they_present():
     assert reporter_names("check") == ["text", "json", "github"]
     assert reporter_names("score") == ["text", "json", "github", "csv", "html"]
