@@ -22,12 +22,16 @@ from __future__ import annotations
 
 import json
 import os
+from contextlib import nullcontext
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from .diagnostics import Diagnostics, InputError, UsageError
 from .model import Document
 from .reporters import CheckReport, ConvertReport
+
+if TYPE_CHECKING:
+    from .scoring.executors import Executor
 
 PathLike = str | os.PathLike
 
@@ -219,7 +223,7 @@ def score(
     force: bool = False,
     force_flag: str = "force=True",
     explain: bool = False,
-    executor: str = "local",
+    executor: str | Executor = "local",
     scheduler: str | None = None,
     spill: bool = False,
     **settings: Any,
@@ -250,6 +254,9 @@ def score(
     cluster (the ``dask`` extra): the scheduler at ``scheduler`` (an address such as
     ``"tcp://10.0.0.5:8786"``), or a local cluster of ``jobs`` worker processes
     started for the run; the report is the one ``executor="local"`` gives.
+    ``executor`` may also be an :class:`~convertables.scoring.executors.Executor`
+    object, one's own (docs/scoring.md, "An executor of one's own"): its workers score
+    the documents, and it is the caller's to enter and leave (``with executor: score(..., executor=executor)``).
     With ``spill``, the records are kept in a temporary file rather than in memory,
     as the command line keeps them (``report.documents`` is then a sequence read
     from it, and ``report.to_json()`` the way to JSON).
@@ -322,7 +329,9 @@ def score(
                     if on_document is not None:
                         on_document(record, total)
 
-            with where:  # (a scheduler is reached here: one that cannot be is said before the corpus is read)
+            # (a scheduler is reached here: one that cannot be is said before the corpus is read;
+            # an executor given as an object is its caller's to enter and leave)
+            with (where if where is not executor else nullcontext()):
                 report = score_paths(gt, result, chosen, jobs, each, join=join,
                                      shard=tuple(shard) if shard else None, details=details, executor=where,
                                      spill=spill)

@@ -1,9 +1,10 @@
 """Where a corpus's documents are scored: worker processes on this machine, or
 the workers of a dask.distributed cluster (``score --executor dask``).
 
-An executor maps a function over a list of items and gives the results back in
-the items' order, as they come (:func:`convertables.scoring.runner.score_documents`
-decides what is scored where; the executors only spread the work). The dask
+Every executor is an :class:`Executor`: it maps a function over a list of items
+and gives the results back in the items' order, as they come
+(:func:`convertables.scoring.runner.score_documents` decides what is scored where,
+through that interface alone; the executors only spread the work). The dask
 executor needs the optional extra ``convertables[dask]``; nothing here imports
 dask unless it is chosen.
 """
@@ -13,9 +14,10 @@ from __future__ import annotations
 import logging
 import os
 import warnings
+from abc import ABC, abstractmethod
 from collections import deque
 from itertools import islice
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
 from ..diagnostics import UsageError
 from ..files import signals_held
@@ -45,26 +47,95 @@ def chunks_ahead(chunk: int) -> int:
     return max(2, DOCUMENTS_AHEAD // chunk)
 
 
-class LocalProcesses:
-    """Worker processes on this machine (``concurrent.futures``)."""
+class Executor(ABC):
+    """Where documents are scored: what the runner asks of an executor, and all it asks.
 
-    name = "local"
+    A run goes: ``start(workers)`` (how many workers there really are), then
+    ``check_reaches(path)`` for the first document's file, then ``map(function, items)``,
+    whose results are taken as they come. The runner gives ``map`` functions and items
+    that can be pickled; it calls ``start`` before ``map`` each run.
 
-    def __enter__(self) -> LocalProcesses:
+    Used as a context manager: entering readies what can be readied before the work is
+    known, and says at once what stands in the way (the dask executor reaches its
+    scheduler there); leaving (:meth:`close`) ends what it started, workers, clusters and
+    connections, whether the run ended, failed or was interrupted, and does nothing when
+    nothing was started. An executor named to :func:`convertables.score` (``"local"``,
+    ``"dask"``) is entered and left there; one given as an object is the caller's to
+    enter and leave (``with executor: score(..., executor=executor)``).
+    """
+
+    name: str = ""
+    """How it is called (``--executor``'s value for the two of convertables)."""
+
+    may_score_here: bool = False
+    """Whether the runner may score documents in this process rather than send them
+    all to :meth:`map`: the first ones (the readers and libraries they need loaded
+    once, before workers are forked), and all of them where workers would not pay off
+    (one job, a few documents). False: every document goes through :meth:`map`."""
+
+    def __enter__(self) -> Executor:
         return self
 
     def __exit__(self, *exc) -> None:
-        pass
+        self.close()
 
-    def map(self, function: Callable, items: Sequence, workers: int) -> Iterator:
-        """``function(item)`` for each item in ``workers`` processes, in the items' order
-        (``items`` may make each item when asked: only a chunk's are made at a time).
+    @abstractmethod
+    def start(self, workers: int) -> int:
+        """Ready to map with ``workers`` workers, as asked for (an executor whose workers
+        are given, a cluster's, may have more or fewer). Returns how many will really
+        work, one at least; a :class:`~convertables.diagnostics.UsageError` in one line
+        where none can be had."""
+
+    @abstractmethod
+    def check_reaches(self, path: str) -> None:
+        """Raises a :class:`~convertables.diagnostics.UsageError` (one line naming ``path``)
+        where a worker cannot read ``path``, before any work: workers read the documents
+        by their paths."""
+
+    @abstractmethod
+    def map(self, function: Callable, items: Sequence) -> Iterator:
+        """``function(item)`` for each item, on the workers :meth:`start` readied, yielded in the
+        items' order as they come (a result waits only for those before it). ``items`` may
+        make each item when asked: a few at a time are taken, so what is sent and what waits
+        to be taken stay bounded however many items there are. An error of ``function``
+        is raised where its result would have been. When the caller stops taking results,
+        or an exception (Ctrl-C's, a signal's) is raised while it waits, what is not yet
+        sent is not sent and nothing more is waited for (the local executor kills its
+        workers then; the dask one gives its chunks up, and :meth:`close` ends the rest)."""
+
+    def close(self) -> None:
+        """Ends what was started (left by leaving the context); nothing to end is fine."""
+
+
+class LocalProcesses(Executor):
+    """Worker processes on this machine (``concurrent.futures``), which see its files
+    as it does; this process scores where workers would not pay off."""
+
+    name = "local"
+    may_score_here = True
+
+    def __init__(self) -> None:
+        self.workers: int | None = None
+
+    def start(self, workers: int) -> int:
+        """The processes are started when work comes, ``workers`` of them, one at least."""
+        self.workers = max(1, workers)
+        return self.workers
+
+    def check_reaches(self, path: str) -> None:
+        """The workers are this process's children, on this machine, in its working folder: they see what it sees."""
+
+    def map(self, function: Callable, items: Sequence) -> Iterator:
+        """``function(item)`` for each item in the processes :meth:`start` asked for, in the
+        items' order (``items`` may make each item when asked: only a chunk's are made at a time).
         Chunks are sent as earlier ones come back, a few a worker ahead: the
         records waiting to be taken stay few, however long the corpus (a pool's own
         ``map`` sends every chunk at once, and its results pile up)."""
-        from collections import deque
         from concurrent.futures import ProcessPoolExecutor  # (here: imports a single job does not need)
 
+        if self.workers is None:
+            raise RuntimeError("LocalProcesses.map before start()")
+        workers = self.workers
         size = max(1, min(LOCAL_CHUNK, len(items) // (workers * 32)))
         ahead = chunks_ahead(size)
         with ProcessPoolExecutor(max_workers=workers) as pool:
@@ -127,7 +198,7 @@ _STARTED_IN = os.getpid()
 """The process that imported this module: a worker forked from it differs."""
 
 
-class DaskCluster:
+class DaskCluster(Executor):
     """The workers of a dask.distributed cluster: the scheduler at ``scheduler``
     (e.g. ``tcp://10.0.0.5:8786``), or, without one, a ``LocalCluster`` of worker
     processes on this machine started for the run and closed after it.
@@ -181,11 +252,14 @@ class DaskCluster:
                 "worker (absolute paths on a shared file system: relative ones are taken from each worker's own "
                 "working folder)")
 
-    def map(self, function: Callable, items: Iterable, count: int) -> Iterator:
-        """``function(item)`` for each of the ``count`` items on the workers, in the items'
-        order, as they come: the items go in chunks, a bounded number in flight."""
+    def map(self, function: Callable, items: Sequence) -> Iterator:
+        """``function(item)`` for each item on the workers, in the items' order, as they
+        come: the items go in chunks, a bounded number in flight. A worker lost, the
+        scheduler gone: a :class:`~convertables.diagnostics.UsageError` in one line."""
+        if self.client is None:
+            raise RuntimeError("DaskCluster.map before start()")
         workers = max(1, len(self.client.scheduler_info()["workers"]))
-        chunk = max(1, min(DASK_CHUNK, count // (workers * 32)))
+        chunk = max(1, min(DASK_CHUNK, len(items) // (workers * 32)))
         items = iter(items)
         pending: deque = deque()
 
@@ -207,6 +281,7 @@ class DaskCluster:
             yield from results
 
     def close(self) -> None:
+        """Closes the connection, and the local cluster if one was started; dask's log levels back."""
         try:
             if self.client is not None:
                 self.client.close()
@@ -299,10 +374,18 @@ def _require_dask() -> None:
         raise UsageError(f"--executor dask needs dask.distributed, which is not installed: {DASK_EXTRA}")
 
 
-def executor_for(name: str | None = "local", scheduler: str | None = None) -> LocalProcesses | DaskCluster:
+def executor_for(name: str | Executor | None = "local", scheduler: str | None = None) -> Executor:
     """The executor named (``local`` or ``dask``), checked: a scheduler is for dask
-    only, and dask must be installed (the ``dask`` extra)."""
+    only, and dask must be installed (the ``dask`` extra). An :class:`Executor` given
+    is that executor (a scheduler beside it is refused: it has its own workers)."""
+    if isinstance(name, Executor):
+        if scheduler is not None:
+            raise UsageError("a scheduler is for the executor named dask, not for an executor given as an object")
+        return name
     name = name or "local"
+    if not isinstance(name, str):
+        raise UsageError(f"the executor is local, dask or an Executor (convertables.scoring.executors), "
+                         f"not {type(name).__name__}")
     if name not in EXECUTORS:
         raise UsageError(f"--executor is local or dask, not {name!r}")
     if name == "local":

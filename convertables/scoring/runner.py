@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import time
+from contextlib import nullcontext
 from dataclasses import replace
 from functools import partial
 from itertools import islice
@@ -26,7 +27,7 @@ from ..reading import read_source
 from ..registry import Format
 from .metric import Metric, MetricError, Scored, ScoreSettings, get_metric
 from .pairing import DocumentPair, Pairing, Pairs, as_path, collect, document_key, pair
-from .executors import DaskCluster, LocalProcesses, executor_for
+from .executors import Executor, executor_for
 from .explain import Details
 from .records import RecordStore
 from .report import ScoreReport
@@ -275,7 +276,7 @@ WORKERS_PER_CPU = 4
 
 def score_documents(
     pairs: Sequence[DocumentPair], settings: ScoreSettings, jobs: int = 1, workers_used: list[int] | None = None,
-    explain: bool = False, executor: str | LocalProcesses | DaskCluster | None = None,
+    explain: bool = False, executor: str | Executor | None = None,
 ) -> Iterator[ScoredDocument]:
     """The documents scored (:class:`ScoredDocument`), in document order; with ``jobs > 1`` documents are scored in
     worker processes unless the corpus is small (see SERIAL_WORK_S). The number
@@ -283,55 +284,47 @@ def score_documents(
     ``explain``: each comes with its detail (:func:`score_pair`).
 
     ``executor``: ``local`` (the default: this process and worker processes here)
-    or ``dask``, or an executor of :mod:`.executors`: with dask every document is
+    or ``dask``, or an :class:`~.executors.Executor`: with dask every document is
     scored on the cluster's workers (a local cluster of ``jobs`` workers unless the
     executor names a scheduler); an executor given is used as it is, one named is
-    opened and closed here."""
+    opened and closed here. Only an executor that :attr:`~.executors.Executor.may_score_here`
+    leaves documents to this process."""
     if workers_used is not None:
         workers_used.append(1)
-    chosen = executor_for(executor) if executor is None or isinstance(executor, str) else executor
-    if isinstance(chosen, DaskCluster):
-        if not pairs:
+    chosen = executor_for(executor)
+    rest = pairs
+    if chosen.may_score_here:
+        if jobs <= 1 or len(pairs) < 3:
+            for p in pairs:
+                yield score_pair(p, settings, explain)
             return
-        if executor is chosen:
-            yield from _score_on_cluster(pairs, settings, jobs, workers_used, explain, chosen)
-        else:
-            with chosen:
-                yield from _score_on_cluster(pairs, settings, jobs, workers_used, explain, chosen)
-        return
-    if jobs <= 1 or len(pairs) < 3:
-        for p in pairs:
-            yield score_pair(p, settings, explain)
-        return
-    # The first document is scored here, untimed: that loads the readers and
-    # libraries it needs once, before the workers are forked. The next ones
-    # time the rest.
-    yield score_pair(pairs[0], settings, explain)
-    done, start = 1, time.perf_counter()
-    while done < len(pairs):
-        yield score_pair(pairs[done], settings, explain)
-        done += 1
-        elapsed = time.perf_counter() - start
-        if elapsed > SERIAL_WORK_S or elapsed / (done - 1) * (len(pairs) - done) > SERIAL_WORK_S:
-            break
-    rest = pairs[done:]
+        # The first document is scored here, untimed: that loads the readers and
+        # libraries it needs once, before the workers are forked. The next ones
+        # time the rest.
+        yield score_pair(pairs[0], settings, explain)
+        done, start = 1, time.perf_counter()
+        while done < len(pairs):
+            yield score_pair(pairs[done], settings, explain)
+            done += 1
+            elapsed = time.perf_counter() - start
+            if elapsed > SERIAL_WORK_S or elapsed / (done - 1) * (len(pairs) - done) > SERIAL_WORK_S:
+                break
+        rest = pairs[done:]
     if not rest:
         return
-    workers = min(jobs, len(rest), WORKERS_PER_CPU * _usable_cpus())
-    if workers_used is not None:
-        workers_used[-1] = workers
-    yield from chosen.map(partial(score_pair, settings=settings, explain=explain), rest, workers)
+    with (chosen if chosen is not executor else nullcontext()):  # (one given is its caller's to open and close)
+        yield from _score_on(chosen, rest, settings, jobs, workers_used, explain)
 
 
-def _score_on_cluster(pairs: Sequence[DocumentPair], settings: ScoreSettings, jobs: int, workers_used: list[int] | None,
-                      explain: bool, cluster: DaskCluster) -> Iterator[ScoredDocument]:
-    """Every document scored on the dask cluster's workers, the records in document order."""
-    workers = cluster.start(min(jobs, len(pairs), WORKERS_PER_CPU * _usable_cpus()))
+def _score_on(executor: Executor, pairs: Sequence[DocumentPair], settings: ScoreSettings, jobs: int,
+              workers_used: list[int] | None, explain: bool) -> Iterator[ScoredDocument]:
+    """The documents scored by the executor's workers, the records in document order."""
+    workers = executor.start(min(jobs, len(pairs), WORKERS_PER_CPU * _usable_cpus()))
     if workers_used is not None:
         workers_used[-1] = workers
     first = pairs[0].gt_files[0]
-    cluster.check_reaches(str(first.container if isinstance(first, containers.MemberRef) else first))
-    yield from cluster.map(partial(score_pair, settings=settings, explain=explain), pairs, len(pairs))
+    executor.check_reaches(str(first.container if isinstance(first, containers.MemberRef) else first))
+    yield from executor.map(partial(score_pair, settings=settings, explain=explain), pairs)
 
 
 def _nothing_paired(gt: Path, result: Path, pairing: Pairing, result_files: list[Path]) -> str:
@@ -364,7 +357,7 @@ def score_paths(
     join: bool = False,
     shard: tuple[int, int] | None = None,
     details: Details | None = None,
-    executor: str | LocalProcesses | DaskCluster | None = None,
+    executor: str | Executor | None = None,
     spill: bool = False,
 ) -> ScoreReport:
     """Score every result document under ``result`` against the ground truth under ``gt``;

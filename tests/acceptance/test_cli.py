@@ -309,12 +309,15 @@ def test_no_more_workers_are_started_than_documents_or_four_a_cpu(monkeypatch):
             return done
 
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Serial)
-    monkeypatch.setattr(runner, "score_pair", lambda pair, settings, explain=False: {"document": pair})
+    monkeypatch.setattr(runner, "score_pair", lambda pair, settings, explain=False: {"document": pair.document})
     monkeypatch.setattr(runner, "SERIAL_WORK_S", -1.0)  # the pool from the third document on
     monkeypatch.setattr(runner.os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
     for jobs, documents, workers in ((1000, 100, 8), (1000, 5, 3), (3, 100, 3)):
-        records = list(runner.score_documents(list(range(documents)), None, jobs))
-        assert [r["document"] for r in records] == list(range(documents)) and started.pop() == workers
+        pairs = [runner.DocumentPair(f"d{n}", [Path(f"d{n}.xml")], Path(f"d{n}-result.xml")) for n in range(documents)]
+        used: list[int] = []
+        records = list(runner.score_documents(pairs, None, jobs, used))
+        assert [r["document"] for r in records] == [f"d{n}" for n in range(documents)]
+        assert started.pop() == workers and used == [workers]
 
 
 def test_the_json_report_holds_the_report_exactly():
@@ -381,7 +384,9 @@ def _sent_ahead(monkeypatch, items, workers: int) -> tuple[list, int, int]:
 
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Counting)
     results, taken = [], 0
-    for value in executors.LocalProcesses().map(abs, items, workers=workers):
+    local = executors.LocalProcesses()
+    assert local.start(workers) == workers
+    for value in local.map(abs, items):
         results.append(value)
         taken += 1
         if taken == chunks[0]:  # a chunk taken

@@ -119,9 +119,9 @@ def _after(item: tuple[float, int]) -> int:
 def test_results_keep_the_items_order_whatever_order_they_are_done_in(cluster):
     items = [((8 - n) * 0.05, n) for n in range(9)]  # (the first sent is the last done)
     with executors.DaskCluster(cluster.scheduler_address) as on_dask:
-        on_dask.start(2)
-        assert list(on_dask.map(_after, iter(items), len(items))) == list(range(9))
-        assert list(on_dask.map(_after, [(0, n) for n in range(1000)], 1000)) == list(range(1000))  # (in chunks)
+        assert on_dask.start(2) == 2
+        assert list(on_dask.map(_after, items)) == list(range(9))
+        assert list(on_dask.map(_after, [(0, n) for n in range(1000)])) == list(range(1000))  # (in chunks)
 
 
 @pytest.mark.slow
