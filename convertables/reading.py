@@ -15,7 +15,7 @@ from typing import Callable
 
 from . import containers, files
 from .containers import MemberRef, Source
-from .diagnostics import Diagnostic, Diagnostics, InputError, Severity, UsageError
+from .diagnostics import Diagnostic, Diagnostics, InputError, Severity, UsageError, internal_error
 from .model import Document
 from .options import ReadOptions
 from .registry import Format
@@ -59,11 +59,5 @@ def read_source(
         raise InputError(Diagnostic("too-large", Severity.ERROR, "out of memory: the input needs more memory than is "
                                     "available", files.display_name(containers.file_of(source)))) from None
     except Exception as exc:  # a bug of ours: one line for this source, the others are still read
-        raise InputError(_internal_error(source, exc)) from exc
-
-
-def _internal_error(source: Source, exc: Exception) -> Diagnostic:
-    line = source.line if isinstance(source, MemberRef) else None
-    return Diagnostic("internal-error", Severity.ERROR, f"unexpected {type(exc).__name__}: {exc}",
-                      files.display_name(containers.file_of(source)), line,
-                      hint="please report this with the input file")
+        line = source.line if isinstance(source, MemberRef) else None
+        raise InputError(internal_error(exc, files.display_name(containers.file_of(source)), line)) from exc
