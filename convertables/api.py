@@ -144,14 +144,12 @@ def check_score_paths(
     ``result_format`` or ``gt_format`` theirs), or a folder; without ``force`` none may exist."""
     from . import registry
     from .files import ANY, FILE, FOLDER, PathArg, check_command_paths
+    from .inputs import folder_suffixes
 
-    usual = registry.folder_suffixes()
-    result_format = settings.get("result_format")
-    reads = (registry.get(result_format).suffixes if result_format else
-             registry.input_suffixes() if join else usual)
-    gt_format = settings.get("gt_format")
-    arguments = [PathArg("--gt", gt, ANY, reads=registry.get(gt_format).suffixes if gt_format else usual),
-                 PathArg("--result", result, ANY, reads=reads)]
+    result_format, gt_format = settings.get("result_format"), settings.get("gt_format")
+    arguments = [PathArg("--gt", gt, ANY, reads=folder_suffixes(registry.get(gt_format) if gt_format else None)),
+                 PathArg("--result", result, ANY, reads=folder_suffixes(
+                     registry.get(result_format) if result_format else None, join))]
     if settings.get("pdf_dir") is not None:
         arguments.append(PathArg("--pdf-dir", settings["pdf_dir"], FOLDER, reads=(".pdf",)))
     if settings.get("table_classes") is not None:

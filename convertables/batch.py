@@ -10,11 +10,11 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Iterator
 
-from . import containers, files, joining, registry
+from . import containers, files, inputs, joining, registry
 from .containers import MemberRef, Source
-from .diagnostics import Diagnostic, Diagnostics, InputError, Severity, UsageError
+from .diagnostics import Diagnostic, Diagnostics, InputError, Severity, UsageError, internal_error
 from .options import ReadOptions, WriteOptions
 from .reading import read_source
 from .registry import Format
@@ -30,51 +30,6 @@ class Outcome:
     ok: bool = False
     data: bytes | None = None
     """The output's bytes, where it went to neither a file nor a stream."""
-
-
-def collect_inputs(inputs: Iterable[Path], from_format: Format | None,
-                   join: bool = False) -> tuple[list[tuple[Path, Path]], bool]:
-    """Expand folders into the files they hold (recursively, sorted); with
-    ``join``, the per-table files of every format (a csv export's too).
-
-    Returns ``(source, relative path)`` pairs and whether the inputs form a
-    batch (a folder, or more than one input).
-    """
-    suffixes = from_format.suffixes if from_format else (registry.input_suffixes() if join else None)
-    found: list[tuple[Path, Path]] = []
-    inputs = list(inputs)
-    batch = len(inputs) > 1
-    if inputs.count(files.STDIN) > 1:
-        raise UsageError("standard input (-) can be read once")
-    for item in inputs:
-        if files.is_stdin(item):
-            found.append((item, Path("stdin")))
-        elif item.is_dir():
-            batch = True
-            walked = files.input_files(item, suffixes)
-            if join and from_format is None:  # (of the formats not read from folders, only per-table files)
-                usual = tuple(registry.folder_suffixes())
-                walked = [p for p in walked if p.name.lower().endswith(usual) or joining.per_table_name(p)]
-            found.extend((path, path.relative_to(item)) for path in walked)
-        else:
-            found.append((item, Path(item.name)))
-    return found, batch
-
-
-def expand_containers(sources: list[tuple[Path, Path]],
-                      from_format: Format | None) -> tuple[list[tuple[Source, Path]], bool]:
-    """Each container among ``sources`` replaced by its documents, each at its
-    container's place, named by its name there (``out/PMC1_004_00.html``);
-    and whether a container held several (a batch)."""
-    expanded: list[tuple[Source, Path]] = []
-    several = False
-    for source, relative in sources:
-        members = containers.expand([source], from_format) if source != files.STDIN else [source]
-        several = several or len(members) > 1
-        for member in members:
-            expanded.append((member, relative.parent / member.name) if isinstance(member, MemberRef) else
-                            (source, relative))
-    return expanded, several
 
 
 def output_name(relative: Path, target: Format, has_cells: bool) -> Path:
@@ -142,11 +97,7 @@ def convert_file(
         diagnostics.error("too-large", "out of memory: the file needs more memory than is available")
         outcome.ok = False
     except Exception as exc:  # a bug of ours: report it as one line, keep the batch going
-        diagnostics.error(
-            "internal-error",
-            f"unexpected {type(exc).__name__}: {exc}",
-            hint="please report this with the input file",
-        )
+        diagnostics.items.append(internal_error(exc, diagnostics.file))
         outcome.ok = False
     outcome.diagnostics = diagnostics.items
     return outcome
@@ -176,7 +127,8 @@ class Batch:
 
     def __iter__(self) -> Iterator[Outcome]:
         protected = frozenset([*(containers.file_of(p).resolve() for p, _ in self.sources),
-                               *(f.path.resolve() for files_ in self.joined.values() for f in files_)])
+                               *(containers.file_of(f.path).resolve() for files_ in self.joined.values()
+                                 for f in files_)])
         if self.into_container:
             yield from self._into_container(protected)
             return
@@ -229,7 +181,7 @@ class Batch:
 
 
 def plan(
-    inputs: list[Path],
+    paths: list[Path],
     output: Path | str | None,
     from_format: Format | None,
     to_format: Format,
@@ -239,7 +191,7 @@ def plan(
     stdout=None,
     join: bool = False,
 ) -> Batch:
-    """Plan the conversion of ``inputs`` (files or folders) into ``output`` (a
+    """Plan the conversion of ``paths`` (files or folders) into ``output`` (a
     file, a folder (one that exists, or text that ends in a slash), or None:
     ``stdout``, or each outcome's ``data`` without one);
     with ``join``, per-table files (``doc-page-1-table-1.csv``...) become one
@@ -247,16 +199,19 @@ def plan(
     file is touched."""
     names_folder = output is not None and files.PathArg("-o", output).names_folder
     output = Path(output) if output is not None else None
-    files.check_command_paths(files.PathArg("the input", p) for p in inputs)
-    sources, batch = collect_inputs(inputs, from_format, join)
+    files.check_command_paths(files.PathArg("the input", p) for p in paths)
+    found = inputs.collect(paths, from_format, join=join)  # (each container's documents at its place)
+    sources = [(source, found.relative(i)) for i, source in enumerate(found.paths())]
+    batch, several = found.batch, found.several
     joined: dict[Path, list[joining.TableFile]] = {}
     if join:
         relative_of = dict(sources)
-        joined, others = joining.group([path for path, _ in sources])
+        joined, others = joining.group([source for source, _ in sources])
+        # (in the order of their files' paths; a container's documents in its order)
         sources = sorted([(document, relative_of[files_[0].path].parent / document.name)
-                          for document, files_ in joined.items()] + [(p, relative_of[p]) for p in others])
-        batch = len(sources) > 1 or any(p.is_dir() for p in inputs)
-    sources, several = expand_containers(sources, from_format)
+                          for document, files_ in joined.items()] + [(p, relative_of[p]) for p in others],
+                         key=lambda item: containers.file_of(item[0]).parts)
+        batch = len(sources) > 1 or any(p.is_dir() for p in paths)
     batch = batch or several
     # Several documents into one file, or one stream, of a container format: one after another.
     to_stream = output is None or str(output) == "-"
@@ -316,12 +271,12 @@ def check_settings_used(sources: list[Source], from_format: Format | None, to_fo
         return
     seen: list[str] = []
     for source in sources:
+        path = joined[source][0].path if joined and source in joined else source  # (a joined one: its first file)
         if from_format is not None:
             fmt = from_format
-        elif isinstance(source, MemberRef):
-            fmt = registry.get(source.format)
+        elif isinstance(path, MemberRef):
+            fmt = registry.get(path.format)
         else:
-            path = joined[source][0].path if joined and source in joined else source
             if files.is_stdin(path):
                 return  # (its format shows once it is read; no setting is held against it)
             try:

@@ -25,10 +25,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
-from . import containers, files
+from . import containers, files, inputs
 from .containers import MemberRef
-from .diagnostics import Diagnostic, Diagnostics, InputError, Severity, UsageError
+from .diagnostics import Diagnostic, Diagnostics, InputError, Severity, UsageError, internal_error
 from .grid import validate_document
+from .inputs import model_of
 from .model import Document, Frame
 from .options import ReadOptions
 from .reading import read_source
@@ -72,8 +73,7 @@ def check_file(path: Path | MemberRef,
         diagnostics.error("too-large", "out of memory: the file needs more memory than is available")
         return diagnostics.items, None
     except Exception as exc:  # a bug of ours: one line for this file, the others are still checked
-        diagnostics.error("internal-error", f"unexpected {type(exc).__name__}: {exc}",
-                          hint="please report this with the input file")
+        diagnostics.items.append(internal_error(exc, diagnostics.file))
         return diagnostics.items, None
 
 
@@ -97,8 +97,6 @@ def _check_file(path: Path, options: CheckOptions, diagnostics: Diagnostics) -> 
     escalate = _ESCALATE
     if fmt.names_say_model and path != files.STDIN:
         _name_rules(path, doc, diagnostics)
-        from .scoring.pairing import model_of
-
         if model_of(path) is not None:  # named as an ICDAR 2013 submission: the official tool fails on no page
             escalate = {**_ESCALATE, "no-page": Severity.ERROR}
     _document_rules(path, doc, options, diagnostics)
@@ -157,8 +155,6 @@ def _frame_rules(boxes: list, with_pdf: bool, diagnostics: Diagnostics) -> None:
 
 
 def _name_rules(path: Path, doc: Document, diagnostics: Diagnostics) -> None:
-    from .scoring.pairing import model_of
-
     named = model_of(path)
     actual = "structure" if doc.has_cells else "region"
     if named is None:  # (score pairs <doc>.xml alike: only a note)
@@ -246,18 +242,6 @@ def _page_rules(path: Path, doc: Document, pdf_dir: Path, diagnostics: Diagnosti
 
 # -- many files, and pairing with ground truth -------------------------------------------------
 
-def collect(paths: list[Path]) -> list[Path]:
-    found = []
-    for path in paths:
-        if files.is_stdin(path):
-            found.append(path)
-            continue
-        if not path.exists():
-            raise UsageError(f"{path}: no such file or folder")
-        found.extend(files.input_files(path) if path.is_dir() else [path])
-    return found
-
-
 def check_document(doc: Document, options: CheckOptions = CheckOptions(), name: str = "<document>") -> list[Diagnostic]:
     """The findings of the rules on a document already in memory (there is no
     file to validate or read)."""
@@ -271,7 +255,7 @@ def check_paths(paths: list[Path], options: CheckOptions = CheckOptions(),
                 on_file: Callable[[int, int], None] | None = None) -> list[Diagnostic]:
     """The findings of every file (``on_file(done, total)`` called as each is checked)."""
     findings: list[Diagnostic] = []
-    checked = containers.expand(collect(paths))  # a container's documents, each checked alone
+    checked = inputs.collect(paths).paths()  # a container's documents, each checked alone
     documents: dict[Path | MemberRef, Document] = {}
     for done, path in enumerate(checked, 1):
         file_findings, doc = check_file(path, options)
@@ -293,7 +277,7 @@ def _pairing_rules(results: list[Path], documents: dict[Path, Document], gt: Pat
 
     if not gt.exists():
         raise UsageError(f"{gt}: no such file or folder (--gt)")
-    gt_files = containers.expand(collect([gt]))
+    gt_files = inputs.collect([gt]).paths()
     # two files of a document each: each other's, whatever their names (as score takes them)
     if gt.is_file() and len(results) == 1 and len(gt_files) == 1:
         gt_doc = _read_or_none(gt_files[0])
@@ -301,8 +285,6 @@ def _pairing_rules(results: list[Path], documents: dict[Path, Document], gt: Pat
         return _frame_against_gt(results[0], found, gt_doc) if gt_doc is not None and found is not None else []
     out = []
     for model in ("structure", "region"):
-        from .scoring.pairing import model_of
-
         gts = [p for p in gt_files if model_of(p) in (model, None)]
         res = [p for p in results if model_of(p) in (model, None)]
         if not gts or not res:

@@ -59,6 +59,19 @@ class Diagnostic:
         }
 
 
+def internal_error(exc: BaseException, file: str | None, line: int | None = None, *,
+                   report_with: str = "the input file", hint: bool = True) -> Diagnostic:
+    """An unexpected exception, a bug of ours, as the one finding ``internal-error``
+    on the input it met (every command says it so, and goes on to the next
+    input): its kind and text, and a request to report it with ``report_with``,
+    as the hint (``hint``) or at the message's end (a report that lists messages only)."""
+    message = f"unexpected {type(exc).__name__}: {exc}"
+    request = f"please report this with {report_with}"
+    if hint:
+        return Diagnostic("internal-error", Severity.ERROR, message, file, line, hint=request)
+    return Diagnostic("internal-error", Severity.ERROR, f"{message} ({request})", file, line)
+
+
 class InputError(Exception):
     """An input that cannot be read (or an output that cannot be written).
 

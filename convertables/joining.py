@@ -17,11 +17,8 @@ from typing import Callable, NamedTuple
 
 from . import registry
 from .containers import MemberRef
-from .diagnostics import Diagnostics
 from .export_names import CAMELOT_PAGE_TABLE
 from .model import Document, Table
-from .options import ReadOptions
-from .registry import Format
 
 # The per-table namings met in the wild, the document's name first.
 PER_TABLE_NAMES = (
@@ -85,29 +82,3 @@ def join(files: list[TableFile], read: Callable[[Path], Document], name: str | N
     if joined.filename is None:
         joined.filename = files[0].document if files else None
     return joined
-
-
-def read_joined(table_files: list[TableFile], from_format: Format | None = None,
-                options: ReadOptions = ReadOptions(), diagnostics: Diagnostics | None = None) -> Document:
-    """One document of per-table files, each read (in ``from_format``, or as its
-    content says) with its own diagnostics, kept in ``diagnostics`` naming its
-    file; a file that cannot be read stops the document (InputError)."""
-    from .reading import read_source
-
-    diagnostics = diagnostics if diagnostics is not None else Diagnostics()
-    kept: dict[tuple[int, int], Path] = {}
-    for table_file in table_files:  # (a table exported twice, as .csv and .html: the first file kept)
-        first = kept.setdefault(table_file[1:3], table_file.path)
-        if first != table_file.path:
-            diagnostics.warning("join-duplicate", f"{table_file.path} is page {table_file.page}, table "
-                                                  f"{table_file.table} again, as {first} is: left out")
-    table_files = [f for f in table_files if kept[f[1:3]] == f.path]
-
-    def read_one(path) -> Document:  # (a file, or a container's member)
-        own = Diagnostics(str(path))
-        try:
-            return read_source(path, from_format, options, own)
-        finally:
-            diagnostics.items.extend(own.items)
-
-    return join(table_files, read_one)

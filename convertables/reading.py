@@ -15,7 +15,8 @@ from typing import Callable
 
 from . import containers, files
 from .containers import MemberRef, Source
-from .diagnostics import Diagnostic, Diagnostics, InputError, Severity, UsageError
+from .joining import TableFile, join
+from .diagnostics import Diagnostic, Diagnostics, InputError, Severity, UsageError, internal_error
 from .model import Document
 from .options import ReadOptions
 from .registry import Format
@@ -38,12 +39,10 @@ def read_source(
     says; a format named and a content plainly of another is said), with
     ``options``; findings go to ``diagnostics``. ``joined``: the per-table files
     of the document ``source`` names, read as one
-    (:func:`convertables.joining.read_joined`). InputError where it cannot be
+    (:func:`read_joined`). InputError where it cannot be
     read; UsageError where its format cannot be read at all."""
     try:
         if joined is not None:
-            from .joining import read_joined
-
             return read_joined(joined, format, options, diagnostics)
         if isinstance(source, MemberRef):
             return containers.read_member(source, options, diagnostics)
@@ -59,11 +58,30 @@ def read_source(
         raise InputError(Diagnostic("too-large", Severity.ERROR, "out of memory: the input needs more memory than is "
                                     "available", files.display_name(containers.file_of(source)))) from None
     except Exception as exc:  # a bug of ours: one line for this source, the others are still read
-        raise InputError(_internal_error(source, exc)) from exc
+        line = source.line if isinstance(source, MemberRef) else None
+        raise InputError(internal_error(exc, files.display_name(containers.file_of(source)), line)) from exc
 
 
-def _internal_error(source: Source, exc: Exception) -> Diagnostic:
-    line = source.line if isinstance(source, MemberRef) else None
-    return Diagnostic("internal-error", Severity.ERROR, f"unexpected {type(exc).__name__}: {exc}",
-                      files.display_name(containers.file_of(source)), line,
-                      hint="please report this with the input file")
+def read_joined(table_files: list[TableFile], from_format: Format | None = None,
+                options: ReadOptions = ReadOptions(), diagnostics: Diagnostics | None = None) -> Document:
+    """One document of per-table files (:func:`convertables.joining.join`), each
+    read (in ``from_format``, or as its content says) with its own diagnostics,
+    kept in ``diagnostics`` naming its file; a file that cannot be read stops
+    the document (InputError)."""
+    diagnostics = diagnostics if diagnostics is not None else Diagnostics()
+    kept: dict[tuple[int, int], Source] = {}
+    for table_file in table_files:  # (a table exported twice, as .csv and .html: the first file kept)
+        first = kept.setdefault(table_file[1:3], table_file.path)
+        if first != table_file.path:
+            diagnostics.warning("join-duplicate", f"{table_file.path} is page {table_file.page}, table "
+                                                  f"{table_file.table} again, as {first} is: left out")
+    table_files = [f for f in table_files if kept[f[1:3]] == f.path]
+
+    def read_one(path) -> Document:  # (a file, or a container's member)
+        own = Diagnostics(str(path))
+        try:
+            return read_source(path, from_format, options, own)
+        finally:
+            diagnostics.items.extend(own.items)
+
+    return join(table_files, read_one)

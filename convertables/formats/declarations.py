@@ -1,8 +1,8 @@
-"""Every built-in format's declaration (:class:`~convertables.registry.Format`),
+"""Every built-in format's declaration (:class:`~convertables.format_declaration.Format`),
 read without importing the format modules: the command line's options, its
 help and ``formats`` are built from these alone. Each format's functions
 (``sniff``, ``read``, ``write``, ``validate``, ``members``) are named here and
-imported from its module on first use (:class:`~convertables.registry.OnUse`);
+imported from its module on first use (:class:`~convertables.format_declaration.OnUse`);
 the module's ``FORMAT`` is its declaration from here.
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..options import PAGE, PANDAS_LABELS, Option
-from ..registry import Format, OnUse
+from ..format_declaration import Format, OnUse
+from ..option_declaration import PAGE, PANDAS_LABELS, Option
 
 
 def _declare(module: str, name: str, title: str, suffixes: tuple[str, ...], models: tuple[str, ...], *,

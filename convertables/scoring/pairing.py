@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence, overload
 
 from .. import registry
-from ..files import input_names
+from ..inputs import model_of  # noqa: F401 (pairing's names' rule, defined where inputs are collected)
 
 _ALTERNATIVE = re.compile(r"^(.*\d)([ab])$")
 _VARIANT = re.compile(r"^(.+)_([0-9]+)$")
@@ -42,11 +42,6 @@ def document_key(path) -> str:
     if name.lower().endswith((".pdf", ".jpg", ".png", ".tif", ".tiff", ".jpeg")):
         name = name.rsplit(".", 1)[0]
     return name
-
-
-def model_of(path) -> str | None:
-    """``structure`` or ``region`` where the name says so (``-str``, ``-reg-result``...)."""
-    return registry.model_named(registry.without_suffix(source_name(path)))
 
 
 def alternative_base(key: str) -> str:
@@ -175,18 +170,6 @@ class Pairing:
     pairs: Pairs = field(default_factory=Pairs)
     unpaired_gt: list = field(default_factory=list)
     unpaired_results: list = field(default_factory=list)
-
-
-def collect(path: Path, suffixes: Iterable[str], model: str | None) -> Sequence[str]:
-    """The files of ``path`` (a file, or a folder read recursively), as text,
-    that hold ``model`` (a folder's as a :class:`~convertables.files.PathList`:
-    a corpus's paths as Path objects would take many times the memory)."""
-    if path.is_file():
-        return [str(path)]
-    files = input_names(path, suffixes)
-    if model is None:
-        return files
-    return files.where(lambda p: model_of(p) in (model, None))
 
 
 def pair(gt_files: Sequence, result_files: Sequence, alternatives: bool = True,

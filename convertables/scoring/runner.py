@@ -16,8 +16,8 @@ from itertools import islice
 from pathlib import Path
 from typing import Callable, Iterator, NamedTuple, Sequence
 
-from .. import containers, registry
-from ..diagnostics import Diagnostic, Diagnostics, InputError, Severity, UsageError
+from .. import containers, inputs, registry
+from ..diagnostics import Diagnostic, Diagnostics, InputError, Severity, UsageError, internal_error
 from ..geometry import GeometryFailed
 from ..grid import GridTooLarge
 from ..losses import score_notes
@@ -26,7 +26,7 @@ from ..options import ReadOptions
 from ..reading import read_source
 from ..registry import Format
 from .metric import Metric, MetricError, Scored, ScoreSettings, get_metric
-from .pairing import DocumentPair, Pairing, Pairs, as_path, collect, document_key, pair
+from .pairing import DocumentPair, Pairing, Pairs, as_path, document_key, pair
 from .executors import Executor, executor_for
 from .explain import Details
 from .records import RecordStore
@@ -195,8 +195,7 @@ def score_pair(pair_: DocumentPair, settings: ScoreSettings, explain: bool = Fal
         return failed(Diagnostic("too-large", Severity.ERROR, "out of memory: the document needs more memory than "
                                  "is available", where), counted=False)
     except Exception as exc:  # a bug of ours: one line for this document, the others are still scored
-        return failed(Diagnostic("internal-error", Severity.ERROR, f"unexpected {type(exc).__name__}: {exc} "
-                                 "(please report this with the input files)", where), counted=False)
+        return failed(internal_error(exc, where, report_with="the input files", hint=False), counted=False)
     return ScoredDocument(record, problems, detail)
 
 
@@ -385,28 +384,19 @@ def score_paths(
     for path, what in ((gt, "ground truth"), (result, "results")):
         if not path.exists():
             raise UsageError(f"{path}: no such file or folder ({what})")
-    suffixes = sorted(registry.folder_suffixes())
-    result_suffixes = registry.get(settings.result_format).suffixes if settings.result_format else suffixes
-    gt_files = collect(gt, registry.get(settings.gt_format).suffixes if settings.gt_format else suffixes,
-                       metric.gt_model)
+    result_format = registry.get(settings.result_format) if settings.result_format else None
+    gt_format = registry.get(settings.gt_format) if settings.gt_format else None
+    # each container's documents, paired by their names there (read when scored, never held)
+    gt_files = inputs.collect([gt], gt_format, model=metric.gt_model).sources
     joined: dict = {}
     if join:
-        from ..joining import group, per_table_name
+        from ..joining import group
 
-        every = sorted(registry.input_suffixes()) if not settings.result_format else result_suffixes
-        result_paths = [Path(p) for p in collect(result, every, metric.gt_model)  # (csv too, where it is per-table files)
-                 if p.lower().endswith(tuple(result_suffixes)) or per_table_name(Path(p))]
-        # a container's records named per table (PubTabNet's of a document of several tables) join too
-        result_paths = containers.expand(result_paths, registry.get(settings.result_format)
-                                         if settings.result_format else None)
-        joined, others = group(result_paths)
+        # (csv too, where it is per-table files; a container's records named per table join too)
+        joined, others = group(inputs.collect([result], result_format, join=True, model=metric.gt_model).paths())
         result_files = sorted([*joined, *others], key=str)
     else:
-        result_files = collect(result, result_suffixes, metric.gt_model)
-        # each container's documents, paired by their names there (read when scored, never held)
-        result_files = containers.expand(result_files, registry.get(settings.result_format)
-                                         if settings.result_format else None)
-    gt_files = containers.expand(gt_files, registry.get(settings.gt_format) if settings.gt_format else None)
+        result_files = inputs.collect([result], result_format, model=metric.gt_model).sources
     if not gt_files:
         raise UsageError(f"{gt}: no ground-truth files found")
     if gt.is_file() and result.is_file() and len(gt_files) == len(result_files) == 1:
