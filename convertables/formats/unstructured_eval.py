@@ -54,6 +54,10 @@ from ..options import ReadOptions
 from ..parser_json import Findings, short
 from .declarations import DECLARED
 
+CELL_TABLES, HTML_TABLES = "unstructured_eval_cell_tables", "unstructured_eval_html_tables"
+"""The keys of a document's metadata that count its tables read from cell lists
+and from ``text_as_html`` (as text)."""
+
 MAX_SPAN = 65534
 """The largest span read (an HTML table's rowspan cap); larger ones are read as
 this, with ``unstructured-eval-differs``."""
@@ -276,6 +280,7 @@ class _Reader:
         self.diagnostics = diagnostics
         self.findings = Findings()
         self.doc = Document()
+        self.from_cells = self.from_html = 0
 
     def fails(self, kind: str, where: str) -> None:
         self.findings.add("unstructured-eval-fails", f"Unstructured's evaluation fails on this document ({kind}): "
@@ -315,8 +320,9 @@ class _Reader:
                 cells.append((y, x, get("w", 1), get("h", 1), content))
         if cells is None:
             if sound:
-                self.differs("a cell without whole numbers x and y or without content: the evaluation cannot sort "
-                             "the table's cells and reads it as a table without cells; so does this reading", where)
+                self.findings.add("unstructured-bad-value", "a cell without whole numbers x and y or without "
+                                  "content: the evaluation cannot sort the table's cells and reads it as a table "
+                                  "without cells; so does this reading", where)
             else:
                 self.differs("no cell with whole numbers x and y and content: the evaluation reads a blank cell "
                              "at no position for each; this reading a table without cells", where)
@@ -328,9 +334,12 @@ class _Reader:
         text = element.get("text")
         if type(text) is list:
             self.gt_table(text, where)
+            self.from_cells += 1
             return
         if "metadata" not in element:
-            self.fails("a Table element without metadata", where)
+            self.differs("a Table element without metadata nor a list of cells: the evaluation fails on it in a "
+                         "prediction, and reads a table of blank cells at no position from it in a ground truth; "
+                         "not read", where)
             return
         metadata = element["metadata"]
         html = metadata.get("text_as_html") if type(metadata) is dict else None
@@ -343,6 +352,7 @@ class _Reader:
         cells = html_cells(html)
         if cells:
             self.add(cells, where)
+            self.from_html += 1
 
     def read(self, elements: list) -> Document:
         for k, element in enumerate(elements):
@@ -353,6 +363,9 @@ class _Reader:
                 name = element.get("element_id")
                 self.table(element, f"element {k}" + (f" ({name[:40]})" if type(name) is str else ""))
         self.findings.report(self.diagnostics)
+        # (the evaluation reads a ground truth's cell lists only, a prediction's HTML only: the metric says
+        # where a document is read from the other)
+        self.doc.metadata[CELL_TABLES], self.doc.metadata[HTML_TABLES] = str(self.from_cells), str(self.from_html)
         return self.doc
 
 

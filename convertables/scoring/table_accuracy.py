@@ -276,6 +276,7 @@ class TableAccuracyMetric(Metric):
                                        "fails on an unreadable prediction: it would leave the document out; scored "
                                        "here as one without tables"))
         result = result or Document()
+        findings += _source_findings(gt, result)
         figures, entries = document_figures(gt.tables, result.tables, settings.cell_cutoff)
         paired = len({e["gt_table"] for e in entries if e["gt_table"] is not None and e["result_table"] is not None})
         detection = {"gt": len(gt.tables), "detected": len(result.tables), "correct": paired}
@@ -320,6 +321,23 @@ class TableAccuracyMetric(Metric):
                    record.get("total_predicted_tables", ""),
                    *("" if record.get(name) is None else record[name] for name in FIGURES),
                    problem(record), warnings_field(record)]
+
+
+def _source_findings(gt: Document, result: Document) -> list[Diagnostic]:
+    """Where the evaluation would read a document's tables otherwise: a ground
+    truth's only from cell lists, a prediction's only from ``text_as_html``
+    (documents read by the ``unstructured-eval`` reading say which they hold)."""
+    findings = []
+    if gt.metadata.get("unstructured_eval_html_tables", "0") != "0":
+        findings.append(Diagnostic("unstructured-eval-differs", Severity.WARNING, "ground-truth tables read from "
+                                   "text_as_html: Unstructured's evaluation reads a ground truth's tables from lists "
+                                   "of cells only (of a Table element whose text is a string, as many blank cells "
+                                   "as it has characters)"))
+    if result.metadata.get("unstructured_eval_cell_tables", "0") != "0":
+        findings.append(Diagnostic("unstructured-eval-differs", Severity.WARNING, "result tables read from lists of "
+                                   "cells: Unstructured's evaluation reads a prediction's tables from text_as_html "
+                                   "only"))
+    return findings
 
 
 def _shown(value) -> str:
