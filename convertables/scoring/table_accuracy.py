@@ -88,9 +88,14 @@ def closest(word: str, candidates: Mapping[str, object] | list[str], cutoff: flo
 
     best = None
     # Indel's similarity, 2 x (longest common subsequence) / (lengths), bounds
-    # difflib's ratio, 2 x (its matching blocks) / (lengths), from above.
-    for candidate, _, _ in process.extract(word, list(unique), scorer=Indel.normalized_similarity, processor=None,
-                                           score_cutoff=max(0.0, cutoff - _MARGIN), limit=None):
+    # difflib's ratio, 2 x (its matching blocks) / (lengths), from above: the
+    # candidates are measured from the highest bound down, until no bound left
+    # can reach (or tie) the best ratio found.
+    found = process.extract(word, list(unique), scorer=Indel.normalized_similarity, processor=None,
+                            score_cutoff=max(0.0, cutoff - _MARGIN), limit=None)
+    for candidate, bound, _ in sorted(found, key=lambda item: -item[1]):
+        if best is not None and bound + _MARGIN < best[0]:
+            break
         score = _ratio(candidate, word)
         if score >= cutoff and (best is None or (score, candidate) > best):
             best = (score, candidate)
