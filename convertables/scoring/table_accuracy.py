@@ -39,7 +39,6 @@ row then column. A table's text is its cells' texts joined by spaces.
 
 from __future__ import annotations
 
-import difflib
 import statistics
 from pathlib import Path
 from typing import Iterable, Iterator, Mapping
@@ -72,7 +71,11 @@ def table_text(cells: list[tuple[int, int, str]]) -> str:
 
 
 def _ratio(a: str, b: str) -> float:
-    return difflib.SequenceMatcher(None, a, b).ratio()
+    """``difflib.SequenceMatcher(None, a, b).ratio()``."""
+    from .matching_blocks import matched_characters_of
+
+    length = len(a) + len(b)
+    return 2.0 * matched_characters_of(a, b) / length if length else 1.0
 
 
 def closest(word: str, candidates: Mapping[str, object] | list[str], cutoff: float) -> str | None:

@@ -190,3 +190,20 @@ def test_corpus_figures_weigh_documents_by_their_ground_truth_tables():
     assert figures["table_level_acc"]["average"] == round((0.9 * 2 + 0.0 * 1) / 3, 3)
     assert figures["composite_structure_acc"]["average"] == 0.6  # weights 2 and 0
     assert figures["total_tables"]["average"] == 1.0 and figures["total_tables"]["count"] == 2
+
+
+def test_matched_characters_of_one_pair_are_difflibs():
+    from convertables.scoring.matching_blocks import matched_characters_of
+
+    rng = random.Random(11)
+    for _ in range(600):
+        alphabet = rng.choice(["ab", "abc ", "abcdefghij 0123", "xy z\u00e9\U0001F600", "aaaab"])
+        a = "".join(rng.choice(alphabet) for _ in range(rng.choice([0, 1, 7, 60, 199, 200, 230, 500])))
+        b = list(a[:rng.choice([0, 5, 200, 260, 500])])
+        for _ in range(rng.randint(0, 12)):
+            if b:
+                b[rng.randrange(len(b))] = rng.choice(alphabet)
+        b = "".join(b) if rng.random() < 0.7 else "".join(rng.choice(alphabet) for _ in range(len(b) + 3))
+        # (texts of 200 characters or more: difflib's autojunk takes popular characters of b out)
+        wanted = sum(block.size for block in difflib.SequenceMatcher(None, a, b).get_matching_blocks())
+        assert matched_characters_of(a, b) == wanted, (a, b)
