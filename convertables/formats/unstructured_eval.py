@@ -6,14 +6,13 @@ reads them as a browser would.
 A JSON list of elements; each element of ``type: "Table"`` may be a table:
 
 * ``text`` a list of cells (the evaluation's ground truth, "deckerd" cells):
-  each cell is at row ``y`` and column ``x`` with its ``content``; ``w`` and
-  ``h`` are not read (the evaluation compares positions, not extents). A table
-  whose list is empty is a table without cells. Where a cell lacks ``x``,
-  ``y`` or ``content`` or they are not whole numbers and text, the evaluation
-  cannot sort the table's cells and reads it as a table without cells; so
-  does this reading (``unstructured-eval-differs`` where some cell is sound:
-  the evaluation then still reads the table as such, but where none is, it
-  reads one blank cell at no position for each, which this reading does not).
+  each cell is at row ``y`` and column ``x`` with its ``content`` (``w`` and
+  ``h`` are kept as its extent, which the evaluation compares nowhere). A
+  table whose list is empty is a table without cells. Where a cell lacks
+  whole numbers ``x`` and ``y`` or a ``content``, the evaluation cannot sort
+  the table's cells and reads it as a table without cells, and so does this
+  reading (``unstructured-bad-value``); where no cell is sound, the evaluation
+  reads a blank cell at no position for each (``unstructured-eval-differs``).
 * else ``metadata.text_as_html`` holding the literal ``<table>`` (so not
   ``<table border="1">`` nor ``<TABLE>``): the first ``table`` element of that
   HTML, parsed as BeautifulSoup's ``html.parser`` builder parses it (tags
@@ -23,8 +22,8 @@ A JSON list of elements; each element of ``type: "Table"`` may be a table:
   elements inside it in document order (nested tables' too), a row's cells
   all the ``td`` and ``th`` inside that row; a cell's text is all the text
   inside it, exactly as written (entities decoded; comments, scripts, styles,
-  templates and ruby annotations left out; no whitespace collapsed, ``<br>``
-  nothing). Row ``y`` is the row's index; column ``x`` starts as the cell's
+  templates and ruby annotations left out; ``<br>`` nothing; whitespace kept,
+  but a run of it alone between two tags is one line break, or one space). Row ``y`` is the row's index; column ``x`` starts as the cell's
   index in its row and moves right, with the cells after it, while a slot
   covered by an earlier cell's span holds it, the spans taken where the cells
   stood when they were met (a spanning cell that moves leaves its span behind,
@@ -33,14 +32,15 @@ A JSON list of elements; each element of ``type: "Table"`` may be a table:
   ``table_as_cells`` is not read.
 
 Other elements are passed over. Pages are not read: the evaluation pairs a
-document's tables regardless of their page. Cells keep their extents where
-they are whole numbers of at least 1 (else 1), and their order: the
-evaluation's order is by row, then column, the first first on ties.
+document's tables regardless of their page. The cells' order is the
+evaluation's: by row, then column, the first first on ties.
 
-Where the evaluation itself fails on a document (a ``Table`` element without
-``metadata``, a cell content that is not text, ``text_as_html`` that is
-neither text nor null), ``unstructured-eval-fails`` says so: it would leave the
-document out of its figures; here it is read as well as can be.
+Where the evaluation itself fails on a document (a cell content that is not
+text, ``metadata`` that is not an object, ``text_as_html`` that is neither
+text, a list, an object nor null), ``unstructured-eval-fails`` says so: it
+would leave the document out of its figures; here it is read as well as can
+be. A ``Table`` element without ``metadata`` nor a list of cells is not read
+(``unstructured-eval-differs``: the evaluation fails on it in a prediction).
 """
 
 from __future__ import annotations
@@ -342,7 +342,10 @@ class _Reader:
                          "not read", where)
             return
         metadata = element["metadata"]
-        html = metadata.get("text_as_html") if type(metadata) is dict else None
+        if type(metadata) is not dict:
+            self.fails(f"metadata that is not an object: {short(metadata)}", where)
+            return
+        html = metadata.get("text_as_html")
         if html is not None and type(html) is not str:
             if type(html) not in (list, dict):
                 self.fails(f"text_as_html that is not text: {short(html)}", where)
