@@ -55,6 +55,7 @@ FORMAT_MODULES = (
     "wtw",
     "mineru",
     "unstructured",
+    "unstructured_eval",  # never claims a file: named by --gt-format/--result-format or a profile
     "marker",
     "paddleocr",
     "dpbench",  # before upstage: its entries hold elements lists too

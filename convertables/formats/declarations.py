@@ -168,6 +168,10 @@ DECLARED: dict[str, Format] = {
     "unstructured": _declare("unstructured", "unstructured", "Unstructured elements JSON (text_as_html, "
                              "table_as_cells) and its table ground truth", (".json",), ("structure",),
                              native_frame="image", extracted_by="Unstructured"),
+    "unstructured_eval": _declare("unstructured_eval", "unstructured-eval", "Unstructured elements JSON as "
+                                  "Unstructured's table evaluation reads it (text_as_html as its parser places the "
+                                  "cells, the ground truth's cell lists); chosen by name", (".json",), ("structure",),
+                                  reads_files_of=("unstructured",)),
     "marker": _declare("marker", "marker", "Marker JSON and chunks output (Table blocks' HTML, TableCell boxes)",
                        (".json",), ("structure",), native_frame="pdf", extracted_by="Marker"),
     "paddleocr": _declare("paddleocr", "paddleocr", "PaddleOCR PP-Structure table results (pred_html, "

@@ -112,6 +112,11 @@ TEXT_SIMILARITY = Option("text_similarity", "--text-similarity", str, "grits: Gr
                          "difflib", direction="score", choices=("difflib", "lcs"))
 GRITS_SETTINGS = (IGNORE_PAGE, TRUE_IOU, PAIRING, AGGREGATE, TEXT_SIMILARITY)
 
+CELL_CUTOFF = Option("cell_cutoff", "--cell-cutoff", float, "table-accuracy: the least difflib similarity of "
+                     "two cells' lowered texts for a result cell to match a ground-truth cell (Unstructured's "
+                     "cutoff).", 0.8, direction="score", minimum=0.0)
+TABLE_ACCURACY_SETTINGS = (CELL_CUTOFF,)
+
 _SCORING = "convertables.scoring."
 DECLARED = (
     MetricDeclaration("structure", ("icdar2013", "pubmed"), STRUCTURE_SETTINGS, _SCORING + "structure"),
@@ -121,5 +126,6 @@ DECLARED = (
     MetricDeclaration("ctdar-b", ("ctdar2019",), CTDAR_SETTINGS, _SCORING + "ctdar"),
     MetricDeclaration("teds", ("pubtabnet",), TEDS_SETTINGS, _SCORING + "teds"),
     MetricDeclaration("grits", ("pubtables1m",), GRITS_SETTINGS, _SCORING + "grits"),
+    MetricDeclaration("table-accuracy", ("unstructured",), TABLE_ACCURACY_SETTINGS, _SCORING + "table_accuracy"),
 )
 """The built-in metrics, in the order listed (``metric.METRIC_MODULES``' order)."""

@@ -378,3 +378,62 @@ def _extend(a: _Flat, b: _Flat, pa, pb, extend, alo, ahi, blo, bhi, i0, j0, size
             break
         size[idx] += 1
     return i0, j0, size
+
+
+def matched_characters_of(a: str, b: str) -> int:
+    """The total size of ``difflib.SequenceMatcher(None, a, b).get_matching_blocks()``
+    for one pair: difflib's greedy match, its search for the longest block of
+    each range walking only the characters of ``a`` that can start or continue a
+    block (those in ``b`` and not popular there), where difflib walks all of
+    them. Long texts, most of whose characters are popular, are matched many
+    times faster."""
+    from bisect import bisect_left
+
+    if not a or not b:
+        return 0
+    popular = popular_characters(b)
+    positions: dict[str, list[int]] = {}
+    for j, ch in enumerate(b):
+        if ch not in popular:
+            positions.setdefault(ch, []).append(j)
+    useful = [i for i, ch in enumerate(a) if ch in positions]
+    total = 0
+    ranges = [(0, len(a), 0, len(b))]
+    while ranges:
+        alo, ahi, blo, bhi = ranges.pop()
+        # the longest block of unpopular characters, the first in a, then in b, of the longest
+        # (a character of a with no place in b ends every run: the runs start afresh after it)
+        best_i, best_j, k = alo, blo, 0
+        runs: dict[int, int] = {}
+        previous = -2
+        for at in range(bisect_left(useful, alo), len(useful)):
+            i = useful[at]
+            if i >= ahi:
+                break
+            if i != previous + 1:
+                runs = {}
+            previous = i
+            found = positions[a[i]]
+            get = runs.get
+            new_runs: dict[int, int] = {}
+            for n in range(bisect_left(found, blo), len(found)):
+                j = found[n]
+                if j >= bhi:
+                    break
+                size = new_runs[j] = get(j - 1, 0) + 1
+                if size > k:
+                    best_i, best_j, k = i - size + 1, j - size + 1, size
+            runs = new_runs
+        i, j = best_i, best_j
+        # then extended by equal characters on both sides, popular or not
+        while i > alo and j > blo and a[i - 1] == b[j - 1]:
+            i, j, k = i - 1, j - 1, k + 1
+        while i + k < ahi and j + k < bhi and a[i + k] == b[j + k]:
+            k += 1
+        if k:
+            total += k
+            if alo < i and blo < j:
+                ranges.append((alo, i, blo, j))
+            if i + k < ahi and j + k < bhi:
+                ranges.append((i + k, ahi, j + k, bhi))
+    return total

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from .pairing import Pairing
     from .presentation import Summary
 
-METRIC_MODULES = ("structure", "region", "marmot", "ctdar", "teds", "grits")
+METRIC_MODULES = ("structure", "region", "marmot", "ctdar", "teds", "grits", "table_accuracy")
 """The modules of ``convertables.scoring`` that declare metrics (``METRICS``), in the order listed."""
 
 
@@ -76,6 +76,8 @@ class Metric:
     """The key of the figure a document is judged by (a record's ``f1`` holds it too)."""
     names: dict[str, str] = {"f1": "F1"}
     """What the reports call its figures, by key (others go by their keys)."""
+    no_result: str = "no result (left out in compat mode)"
+    """What the record of a document says where :meth:`score` leaves it out for want of a result."""
 
     def name_of(self, key: str) -> str:
         """What the reports call the figure of that key."""

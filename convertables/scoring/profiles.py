@@ -34,6 +34,15 @@ PROFILES: dict[str, Profile] = {profile.name: profile for profile in (
         "each document's teds and teds_struct are the benchmark's teds and teds_s of the page (its "
         "evaluation.json); a page whose ground truth has no table has no figures, as the benchmark gives None",
     ),
+    Profile(
+        "unstructured", "Unstructured's table evaluation (unstructured/metrics/evaluate.py, "
+        "TableStructureMetricsCalculator and table/table_eval.py)", "table-accuracy",
+        {"gt_format": "unstructured-eval", "result_format": "unstructured-eval"},
+        "each document's figures (total_tables, table_level_acc, table_detection_recall/precision/f1, "
+        "composite_structure_acc, element_col/row_level_index_acc, element_col/row_level_content_acc) are the "
+        "benchmark's row of all-docs-table-structure-accuracy.tsv; total's figures its "
+        "aggregate-table-structure-accuracy.tsv (average, sample_sd, population_sd, count)",
+    ),
 )}
 """The profiles by name."""
 

@@ -158,7 +158,7 @@ def score_pair(pair_: DocumentPair, settings: ScoreSettings, explain: bool = Fal
             scored = metric.score(candidates.gt(gt_file), result, settings, unreadable=error is not None,
                                   gt_file=gt_file)
             if scored is None:
-                record["skipped"] = "no result (left out in compat mode)"
+                record["skipped"] = metric.no_result
                 return ScoredDocument(record, problems)
             scored, metric_findings = _taken_apart(scored)  # (the metric's own: the kept one's are said)
             alternatives.append({"gt_file": str(gt_file), "result_file": str(result_file) if result_file else None,
@@ -517,7 +517,7 @@ def score_document_pair(gt: Document, result: Document, settings: ScoreSettings 
     try:
         scored = metric.score(gt, result, settings)
         if scored is None:
-            record["skipped"] = "no result (left out in compat mode)"
+            record["skipped"] = metric.no_result
         else:
             scored, metric_findings = _taken_apart(scored)
             record.update(scored)

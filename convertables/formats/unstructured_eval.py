@@ -1,0 +1,387 @@
+"""Unstructured's elements JSON as Unstructured's own table evaluation reads it
+(docs/formats.md, `unstructured-eval`; ``score --profile unstructured``). Read
+only, and only when named: its files are the ``unstructured`` format's, which
+reads them as a browser would.
+
+A JSON list of elements; each element of ``type: "Table"`` may be a table:
+
+* ``text`` a list of cells (the evaluation's ground truth, "deckerd" cells):
+  each cell is at row ``y`` and column ``x`` with its ``content`` (``w`` and
+  ``h`` are kept as its extent, which the evaluation compares nowhere). A
+  table whose list is empty is a table without cells. Where a cell lacks
+  whole numbers ``x`` and ``y`` or a ``content``, the evaluation cannot sort
+  the table's cells and reads it as a table without cells, and so does this
+  reading (``unstructured-bad-value``); where no cell is sound, the evaluation
+  reads a blank cell at no position for each (``unstructured-eval-differs``).
+* else ``metadata.text_as_html`` holding the literal ``<table>`` (so not
+  ``<table border="1">`` nor ``<TABLE>``): the first ``table`` element of that
+  HTML, parsed as BeautifulSoup's ``html.parser`` builder parses it (tags
+  nest as written: an end tag closes the last open element of its name and
+  what is open inside it, an unmatched one is ignored, nothing closes
+  implicitly; ``<td/>`` is an empty cell). Its rows are all the ``tr``
+  elements inside it in document order (nested tables' too), a row's cells
+  all the ``td`` and ``th`` inside that row; a cell's text is all the text
+  inside it, exactly as written (entities decoded; comments, scripts, styles,
+  templates and ruby annotations left out; ``<br>`` nothing; whitespace kept,
+  but a run of it alone between two tags is one line break, or one space). Row ``y`` is the row's index; column ``x`` starts as the cell's
+  index in its row and moves right, with the cells after it, while a slot
+  covered by an earlier cell's span holds it, the spans taken where the cells
+  stood when they were met (a spanning cell that moves leaves its span behind,
+  as the evaluation places them). A table without any cell, or whose
+  ``colspan``/``rowspan`` Python's ``int()`` cannot read, is not a table.
+  ``table_as_cells`` is not read.
+
+Other elements are passed over. Pages are not read: the evaluation pairs a
+document's tables regardless of their page. The cells' order is the
+evaluation's: by row, then column, the first first on ties.
+
+Where the evaluation itself fails on a document (a cell content that is not
+text, ``metadata`` that is not an object, ``text_as_html`` that is neither
+text, a list, an object nor null), ``unstructured-eval-fails`` says so: it
+would leave the document out of its figures; here it is read as well as can
+be. A ``Table`` element without ``metadata`` nor a list of cells is not read
+(``unstructured-eval-differs``: the evaluation fails on it in a prediction).
+"""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+
+from ..diagnostics import Diagnostics
+from ..jsonsafe import integer, parse_json
+from ..model import Document, Region, Table, make_cell
+from ..options import ReadOptions
+from ..parser_json import Findings, short
+from .declarations import DECLARED
+
+CELL_TABLES, HTML_TABLES = "unstructured_eval_cell_tables", "unstructured_eval_html_tables"
+"""The keys of a document's metadata that count its tables read from cell lists
+and from ``text_as_html`` (as text)."""
+
+MAX_SPAN = 65534
+"""The largest span read (an HTML table's rowspan cap); larger ones are read as
+this, with ``unstructured-eval-differs``."""
+
+_VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "keygen", "link", "menuitem",
+                   "meta", "param", "source", "track", "wbr", "basefont", "bgsound", "command", "frame", "image",
+                   "isindex", "nextid", "spacer"})
+"""The elements BeautifulSoup's HTML builders treat as empty: no end tag, nothing inside."""
+_HIDDEN_TEXT = frozenset({"style", "script", "template", "rt", "rp"})
+"""Elements whose text BeautifulSoup keeps as strings of other kinds, which ``.text`` leaves out."""
+_PRESERVING = frozenset({"pre", "textarea"})
+_ASCII_SPACES = " \n\t\f\r"
+_ENTITIES: dict[str, str] | None = None
+
+
+def _entities() -> dict[str, str]:
+    global _ENTITIES
+    if _ENTITIES is None:
+        from html.entities import html5
+
+        _ENTITIES = {name.rstrip(";"): value for name, value in html5.items()}
+    return _ENTITIES
+
+
+def _numeric_reference(number: int) -> str:
+    """A numeric character reference's character, by the HTML rules as
+    BeautifulSoup applies them (windows-1252 for 0x80 to 0x9F)."""
+    if number == 0 or number > 0x10FFFF or 0xD800 <= number <= 0xDFFF:
+        return "\ufffd"
+    if 0x80 <= number <= 0x9F:
+        try:
+            return bytes([number]).decode("cp1252")
+        except UnicodeDecodeError:
+            return chr(number)
+    return chr(number)
+
+
+class _Node:
+    __slots__ = ("tag", "attrs", "children")
+
+    def __init__(self, tag: str, attrs: dict):
+        self.tag = tag
+        self.attrs = attrs
+        self.children: list = []  # _Node and str (text that counts)
+
+    def find_all(self, tags: frozenset) -> list[_Node]:
+        found, stack = [], list(reversed(self.children))
+        while stack:
+            node = stack.pop()
+            if type(node) is _Node:
+                if node.tag in tags:
+                    found.append(node)
+                stack.extend(reversed(node.children))
+        return found
+
+    def text(self) -> str:
+        parts, stack = [], list(reversed(self.children))
+        while stack:
+            node = stack.pop()
+            if type(node) is str:
+                parts.append(node)
+            else:
+                stack.extend(reversed(node.children))
+        return "".join(parts)
+
+
+class _Tree(HTMLParser):
+    """The element tree BeautifulSoup's ``html.parser`` builder makes, as far as
+    tables, their cells and their text go. Text is gathered into runs between
+    tags (and comments, declarations); a run of ASCII whitespace alone becomes
+    one line break if it holds one, else one space, outside ``<pre>`` and
+    ``<textarea>``."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=False)
+        self.root = _Node("[document]", {})
+        self.open: list[_Node] = [self.root]
+        self.closed_voids: list[str] = []
+        self.hidden = 0  # open elements whose text is left out
+        self.preserving = 0  # open <pre> and <textarea>
+        self.run: list[str] = []
+
+    def _flush(self, counts: bool = True) -> None:
+        if not self.run:
+            return
+        text = "".join(self.run)
+        self.run = []
+        if not self.preserving and not text.strip(_ASCII_SPACES):
+            text = "\n" if "\n" in text else " "
+        if counts and not self.hidden:
+            self.open[-1].children.append(text)
+
+    def handle_starttag(self, tag, attrs, void_closes: bool = True):
+        self._flush()
+        values = {}
+        for key, value in attrs:
+            values[key] = "" if value is None else value
+        node = _Node(tag, values)
+        self.open[-1].children.append(node)
+        self.open.append(node)
+        self.hidden += tag in _HIDDEN_TEXT
+        self.preserving += tag in _PRESERVING
+        if void_closes and tag in _VOID:
+            self._close(tag)
+            self.closed_voids.append(tag)
+
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs, void_closes=False)
+        self._close(tag)
+
+    def handle_endtag(self, tag):
+        if tag in self.closed_voids:
+            self.closed_voids.remove(tag)
+        else:
+            self._close(tag)
+
+    def _close(self, tag: str) -> None:
+        self._flush()
+        for k in range(len(self.open) - 1, 0, -1):
+            if self.open[k].tag == tag:
+                for node in self.open[k:]:
+                    self.hidden -= node.tag in _HIDDEN_TEXT
+                    self.preserving -= node.tag in _PRESERVING
+                del self.open[k:]
+                return
+
+    def handle_data(self, data):
+        self.run.append(data)
+
+    def handle_charref(self, name):
+        # As BeautifulSoup reads a reference: the number, else the digits it starts
+        # with (then the rest as text), else no character and the rest as text.
+        base, digits, body = 10, "0123456789", name
+        if name[:1] in ("x", "X"):
+            base, digits, body = 16, "0123456789abcdef", name[1:]
+        try:
+            number, rest = int(body, base), ""
+        except ValueError:
+            end = 0
+            while end < len(body) and body[end] in digits:
+                end += 1
+            number, rest = (int(body[:end], base), body[end:]) if end else (None, body)
+        if number is not None:
+            self.run.append(_numeric_reference(number))
+        self.run.append(rest)
+
+    def handle_entityref(self, name):
+        character = _entities().get(name)
+        self.run.append(character if character is not None else "&" + name)
+
+    def handle_comment(self, data):
+        self._flush()
+        self.run.append(data)
+        self._flush(counts=False)
+
+    def handle_decl(self, decl):
+        self.handle_comment(decl)
+
+    def handle_pi(self, data):
+        self.handle_comment(data)
+
+    def unknown_decl(self, data):
+        self._flush()
+        if data.upper().startswith("CDATA["):  # CDATA sections are text
+            self.run.append(data[len("CDATA["):])
+            self._flush()
+        else:
+            self.run.append(data)
+            self._flush(counts=False)
+
+    def close(self):
+        super().close()
+        self._flush()
+
+
+_CELL_TAGS = frozenset({"td", "th"})
+_ROW_TAGS = frozenset({"tr"})
+
+
+def html_cells(source: str) -> list[tuple[int, int, int, int, str]] | None:
+    """The cells of the first table of ``source`` as the evaluation places them:
+    (row, column, colspan, rowspan, text), by row then column; None where the
+    evaluation finds no table (no ``table`` element, or a span ``int()`` refuses)."""
+    tree = _Tree()
+    try:
+        tree.feed(source)
+        tree.close()
+    except (AssertionError, ValueError):  # (html.parser's refusals of some markup)
+        return None
+    tables = tree.root.find_all(frozenset({"table"}))
+    if not tables:
+        return None
+    rows = tables[0].find_all(_ROW_TAGS)
+    placed = []
+    # The slots covered by spans, a row's as intervals [start, end) of columns
+    # (a cell's own slot is not covered by its span).
+    covered: list[list[tuple[int, int]]] = [[] for _ in rows]
+    for y, row in enumerate(rows):
+        shift = 0  # (a cell that moves right moves the cells after it in its row too)
+        for x, cell in enumerate(row.find_all(_CELL_TAGS)):
+            try:
+                w, h = int(cell.attrs.get("colspan", 1)), int(cell.attrs.get("rowspan", 1))
+            except (TypeError, ValueError):
+                return None
+            at = x + shift
+            if (w > 1 or h > 1) and w > 0:
+                if w > 1:
+                    covered[y].append((at + 1, at + w))
+                for i in range(y + 1, min(y + h, len(rows))):
+                    covered[i].append((at, at + w))
+            while any(start <= at < end for start, end in covered[y]):
+                shift += 1
+                at += 1
+            placed.append((y, at, w, h, cell.text()))
+    return placed
+
+
+class _Reader:
+    def __init__(self, diagnostics: Diagnostics):
+        self.diagnostics = diagnostics
+        self.findings = Findings()
+        self.doc = Document()
+        self.from_cells = self.from_html = 0
+
+    def fails(self, kind: str, where: str) -> None:
+        self.findings.add("unstructured-eval-fails", f"Unstructured's evaluation fails on this document ({kind}): "
+                                                     "it would leave it out of its figures", where)
+
+    def differs(self, kind: str, where: str) -> None:
+        self.findings.add("unstructured-eval-differs", kind, where)
+
+    def add(self, cells: list, where: str) -> None:
+        made = []
+        for y, x, w, h, text in cells:
+            w, h = (w if type(w) is int and w >= 1 else 1), (h if type(h) is int and h >= 1 else 1)
+            if w > MAX_SPAN or h > MAX_SPAN:
+                self.differs(f"a span larger than {MAX_SPAN} read as {MAX_SPAN}", where)
+                w, h = min(w, MAX_SPAN), min(h, MAX_SPAN)
+            made.append(make_cell(y, x, y + h - 1, x + w - 1, text))
+        table_id = len(self.doc.tables)
+        self.doc.tables.append(Table(table_id, [Region(0, 1, cells=made)]))
+
+    def gt_table(self, value: list, where: str) -> None:
+        cells, sound = [], 0
+        for k, item in enumerate(value):
+            get = item.get if type(item) is dict else None
+            x, y = (integer(get("x")), integer(get("y"))) if get else (None, None)
+            if get and ((type(get("x")) is not int and x is not None) or (type(get("y")) is not int and y is not None)):
+                self.differs("a cell whose x or y is a whole number written as a fraction (3.0): the evaluation "
+                             "compares its content with that text", f"cell {k} of {where}")
+            content = get("content") if get else None
+            if get and "content" in item and type(content) is not str:
+                self.fails(f"a cell whose content is not text: {short(content)}", f"cell {k} of {where}")
+                content = "" if content is None else str(content)
+            if x is None or y is None or content is None:
+                cells = None
+                continue
+            sound += 1
+            if cells is not None:
+                cells.append((y, x, get("w", 1), get("h", 1), content))
+        if cells is None:
+            if sound:
+                self.findings.add("unstructured-bad-value", "a cell without whole numbers x and y or without "
+                                  "content: the evaluation cannot sort the table's cells and reads it as a table "
+                                  "without cells; so does this reading", where)
+            else:
+                self.differs("no cell with whole numbers x and y and content: the evaluation reads a blank cell "
+                             "at no position for each; this reading a table without cells", where)
+            cells = []
+        cells.sort(key=lambda c: (c[0], c[1]))
+        self.add(cells, where)
+
+    def table(self, element: dict, where: str) -> None:
+        text = element.get("text")
+        if type(text) is list:
+            self.gt_table(text, where)
+            self.from_cells += 1
+            return
+        if "metadata" not in element:
+            self.differs("a Table element without metadata nor a list of cells: the evaluation fails on it in a "
+                         "prediction, and reads a table of blank cells at no position from it in a ground truth; "
+                         "not read", where)
+            return
+        metadata = element["metadata"]
+        if type(metadata) is not dict:
+            self.fails(f"metadata that is not an object: {short(metadata)}", where)
+            return
+        html = metadata.get("text_as_html")
+        if html is not None and type(html) is not str:
+            if type(html) not in (list, dict):
+                self.fails(f"text_as_html that is not text: {short(html)}", where)
+            return
+        if not html or "<table>" not in html:
+            return
+        cells = html_cells(html)
+        if cells:
+            self.add(cells, where)
+            self.from_html += 1
+
+    def read(self, elements: list) -> Document:
+        for k, element in enumerate(elements):
+            if type(element) is not dict:
+                self.fails("an element that is not an object", f"element {k}")
+                continue
+            if element.get("type") == "Table":
+                name = element.get("element_id")
+                self.table(element, f"element {k}" + (f" ({name[:40]})" if type(name) is str else ""))
+        self.findings.report(self.diagnostics)
+        # (the evaluation reads a ground truth's cell lists only, a prediction's HTML only: the metric says
+        # where a document is read from the other)
+        self.doc.metadata[CELL_TABLES], self.doc.metadata[HTML_TABLES] = str(self.from_cells), str(self.from_html)
+        return self.doc
+
+
+def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Document:
+    value = parse_json(data, diagnostics)
+    if type(value) is not list:
+        raise diagnostics.fail("unstructured-invalid", f"not Unstructured elements: a JSON {type(value).__name__}, "
+                                                       "not a list of elements")
+    return _Reader(diagnostics).read(value)
+
+
+def sniff(head: bytes) -> bool:
+    return False  # the files are the unstructured format's; this reading is chosen by name
+
+
+FORMAT = DECLARED["unstructured_eval"]
