@@ -110,7 +110,13 @@ TEXT_SIMILARITY = Option("text_similarity", "--text-similarity", str, "grits: Gr
                          "texts, 2 x m / (their lengths), m the characters of difflib's matching blocks (difflib, "
                          "table-transformer's) or of their longest common subsequence (lcs, grits-metric's).",
                          "difflib", direction="score", choices=("difflib", "lcs"))
-GRITS_SETTINGS = (IGNORE_PAGE, TRUE_IOU, PAIRING, AGGREGATE, TEXT_SIMILARITY)
+GRITS_CELL_PLACEMENT = Option("cell_placement", "--cell-placement", str, "grits: how the cells of HTML tables "
+                              "(html, markdown and opendataloader-markdown files) take their grid slots: whatwg "
+                              "(the HTML standard's table model) or document-order (rows numbered as written, a span "
+                              "running on into the next row group, a <tfoot> where it stands, rowspan=0 one row: "
+                              "grits-metric's reading).", "whatwg", direction="score",
+                              choices=("whatwg", "document-order"))
+GRITS_SETTINGS = (IGNORE_PAGE, TRUE_IOU, PAIRING, AGGREGATE, TEXT_SIMILARITY, GRITS_CELL_PLACEMENT)
 
 _SCORING = "convertables.scoring."
 DECLARED = (

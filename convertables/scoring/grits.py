@@ -51,6 +51,14 @@ class GritsMetric(TableSimilarityMetric):
         """Pooled, the pairing maximises the page's summed matched similarity (its pooled GriTS_Con)."""
         return "grits_matched_con" if settings.aggregate == "pooled" else "grits_con"
 
+    def reading(self, settings: ScoreSettings):
+        """``--cell-placement``: the HTML tables' reading that places their cells."""
+        if settings.cell_placement == "whatwg":
+            return self.read_options
+        from ..options import ReadOptions
+
+        return ReadOptions(cell_placement=settings.cell_placement)
+
     def check(self, settings: ScoreSettings) -> None:
         if settings.pairing == "joined":
             raise UsageError("--pairing joined applies to teds only (GriTS compares two grids, not trees)")
@@ -93,19 +101,34 @@ class GritsMetric(TableSimilarityMetric):
         else:
             scored["gt_cells_without_box"] = _cells_without_box(gt)
             scored["result_cells_without_box"] = _cells_without_box(result) if result is not None else 0
-        if settings.aggregate == "pooled" and scored["tables"]:
-            scored["pooled"] = _pooled_sums(scored["tables"])
-            scored.update(_pooled_scores(scored["pooled"]))
-            scored["f1"] = scored["grits_con"]
+        if settings.aggregate == "pooled":
+            scored["invalid_result_tables"] = sum(1 for table in (result.tables if result is not None else ())
+                                                  if table.html_structure is None and not table.cells())
+            if scored["tables"]:
+                scored["pooled"] = _pooled_sums(scored["tables"])
+                scored.update(_pooled_scores(scored["pooled"]))
+                scored["f1"] = scored["grits_con"]
+            else:  # no cells on either side: precision and recall 1, as grits-metric counts such a page
+                scored.update(_pooled_scores({"con": (0.0, 0, 0), "top": (0.0, 0, 0)}))
         return scored
 
     def aggregate(self, records, settings: ScoreSettings) -> dict:
         without_box = {"gt": 0, "result": 0}
 
         pooled: dict = {}
+        pages = {"documents": 0, "invalid_result_tables": 0}
+        page_sums: dict = {}
 
         def counted(records):  # (one walk: the records may be read back from disk as they come)
             for record in records:
+                pages["documents"] += 1
+                pages["invalid_result_tables"] += record.get("invalid_result_tables", 0)
+                for name in _POOLED_FIGURES:
+                    value = record.get(name)
+                    if value is not None:
+                        total = page_sums.setdefault(name, [0.0, 0])
+                        total[0] += value
+                        total[1] += 1
                 for kind, sums in record.get("pooled", {}).items():
                     total = pooled.setdefault(kind, [0.0, 0, 0])
                     for k in range(3):
@@ -118,6 +141,11 @@ class GritsMetric(TableSimilarityMetric):
         if settings.aggregate == "pooled":
             out["total"].update(_pooled_scores(pooled))
             out["total"]["pooled"] = pooled
+            out["total"]["invalid_result_tables"] = pages["invalid_result_tables"]
+            if pages["documents"]:
+                # grits-metric's mean over samples: every page, one without tables on either side scoring 1
+                out["page_mean"] = {"documents": pages["documents"],
+                                    **{name: total / count for name, (total, count) in page_sums.items()}}
         for side, count in without_box.items():
             out["total"][f"{side}_cells_without_box"] = count
         return out
@@ -175,6 +203,8 @@ class GritsMetric(TableSimilarityMetric):
 
 
 _LOC_SCORES = ("grits_loc", "grits_precision_loc", "grits_recall_loc")
+_POOLED_FIGURES = tuple(f"grits_{measure}{kind}" for kind in ("con", "top", "loc")
+                        for measure in ("", "precision_", "recall_"))
 
 
 def _pooled_sums(tables: list[dict]) -> dict[str, list]:

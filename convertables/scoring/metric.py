@@ -77,6 +77,10 @@ class Metric:
     names: dict[str, str] = {"f1": "F1"}
     """What the reports call its figures, by key (others go by their keys)."""
 
+    def reading(self, settings: ScoreSettings) -> ReadOptions | None:
+        """How its documents are read under these settings (None: as by default)."""
+        return self.read_options
+
     def name_of(self, key: str) -> str:
         """What the reports call the figure of that key."""
         return self.names.get(key, key)

@@ -34,6 +34,15 @@ PROFILES: dict[str, Profile] = {profile.name: profile for profile in (
         "each document's teds and teds_struct are the benchmark's teds and teds_s of the page (its "
         "evaluation.json); a page whose ground truth has no table has no figures, as the benchmark gives None",
     ),
+    Profile(
+        "grits-metric", "grits-metric (GritsEvaluator.eval_htmls): GriTS_Con and GriTS_Top of HTML pages, pooled",
+        "grits",
+        {"gt_format": "html", "result_format": "html", "pairing": "hungarian", "aggregate": "pooled",
+         "text_similarity": "lcs", "true_iou": True, "ignore_page": True, "cell_placement": "document-order"},
+        "each document's grits_con, grits_top and their precision and recall are the package's compute_grits() "
+        "of the page alone; total's are compute_grits() over all pages, page_mean's its "
+        "compute_mean_grits_per_sample(); invalid_result_tables its num_invalid_pred_tables",
+    ),
 )}
 """The profiles by name."""
 
