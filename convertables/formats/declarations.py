@@ -141,7 +141,8 @@ DECLARED: dict[str, Format] = {
                                            "header-span", "markup", "skeleton", "boxes", "pages"})),
     "markdown": _declare("markdown", "markdown", "Markdown pages: pipe, HTML and LaTeX tables (MinerU, Marker, "
                          "docling, olmOCR, VLMs)", (".md", ".markdown", ".mmd"), ("structure",), writes=True,
-                         options=(PAGE, CELL_PLACEMENT), reads_files_of=("html",),  # (a page may be an HTML table block only)
+                         options=(PAGE, CELL_PLACEMENT),
+                         reads_files_of=("html",),  # (a page may be an HTML table block only)
                          holds=frozenset({"empty", "text", "spans", "blank", "unknown", "header-rows",
                                           "header-cells", "markup", "skeleton", "pages"})),
     "opendataloader_markdown": _declare(
