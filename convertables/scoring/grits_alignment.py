@@ -308,12 +308,12 @@ def _align_outer(inner: np.ndarray) -> list[tuple[list[int], list[int]]]:
     here = scores[:, 1:, 1:]
     pointers = np.where(diagonal == here, 0, np.where(scores[:, :-1, 1:] == here, -1, 1)).astype(np.int8)
     out = []
-    for pointer in pointers:
+    for pointer in pointers.tolist():  # (lists: read an entry at a time, numpy's scalars cost more)
         i, j = n, m
         true_idx: list[int] = []
         pred_idx: list[int] = []
         while i > 0 and j > 0:
-            p = pointer[i - 1, j - 1]
+            p = pointer[i - 1][j - 1]
             if p == 0:
                 i -= 1
                 j -= 1
@@ -345,7 +345,8 @@ def matched_similarities(similarities: list[np.ndarray], true_indexes: list[np.n
         if not true_rows or not true_cols:
             out.append(0.0)
             continue
-        values = sim[true_index[np.ix_(true_rows, true_cols)], pred_index[np.ix_(pred_rows, pred_cols)]]
+        values = sim[true_index[np.asarray(true_rows)[:, None], true_cols],
+                     pred_index[np.asarray(pred_rows)[:, None], pred_cols]]
         out.append(float(np.add.accumulate(values.ravel())[-1]))
     return out
 
