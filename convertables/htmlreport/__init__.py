@@ -129,6 +129,8 @@ def _totals(report: Mapping, names: _Names) -> Iterator[str]:
     rows = [("total", "total", report.get("total") or {})]  # (its rule: the aggregation above)
     if report.get("document_mean") is not None:
         rows.append(("document_mean", "document mean", report["document_mean"]))
+    if report.get("page_mean") is not None:
+        rows.append(("page_mean", "mean over every page", report["page_mean"]))
     keys: list[str] = []
     for _, _, values in rows:
         for key, _ in _scalar_items(values):

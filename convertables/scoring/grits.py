@@ -73,7 +73,8 @@ class GritsMetric(TableSimilarityMetric):
                                  "over the rectangle enclosing both boxes, as the reference computes it"),
             "aggregation": "per table pair, GriTS = 2 x the similarity of the aligned grid positions / (the two "
                            "tables' positions); acc_con: 1 where GriTS_Con is 1; "
-                           + pairing_described(settings, "GriTS_Con") + "; grits_loc where a table has cell boxes",
+                           + (_POOLED_DESCRIBED if settings.aggregate == "pooled" else
+                              pairing_described(settings, "GriTS_Con")) + "; grits_loc where a table has cell boxes",
         }
 
     def score(self, gt: Document, result: Document | None, settings: ScoreSettings,
@@ -204,6 +205,16 @@ class GritsMetric(TableSimilarityMetric):
             summary.notes.insert(2, f"grits_loc: {gt_none} ground-truth and {result_none} result cell(s) of tables "
                                     "with boxes have no box: their grid positions match nothing (the reference's "
                                     "rule: a missing box has IoU 0, even with another missing one)")
+        if report["total"].get("aggregate") == "pooled" and summary.totals:
+            summary.totals[0][0] = "pooled over all pages"
+        page_mean = report.get("page_mean")
+        if page_mean:
+            summary.totals.append(["mean over pages (every page)", str(page_mean["documents"]),
+                                   *("" if page_mean.get(name) is None else f"{page_mean[name]:.4f}"
+                                     for name in self.scores)])
+        if total.get("invalid_result_tables"):
+            summary.notes.append(f"{total['invalid_result_tables']} result table(s) without cells that no HTML "
+                                 "table was read into (grits-metric's invalid predicted tables): scored as empty")
         return summary
 
     def prepare(self, table: Table, document, settings: ScoreSettings):
@@ -255,6 +266,11 @@ class GritsMetric(TableSimilarityMetric):
 
 
 _LOC_SCORES = ("grits_loc", "grits_precision_loc", "grits_recall_loc")
+_POOLED_DESCRIBED = ("pooled, as grits-metric pools: a page's GriTS from its table pairs' matched similarities and "
+                     "grid positions summed (an unpaired table's positions on its own side), tables paired for the "
+                     "greatest summed matched similarity (with --pairing hungarian, GriTS_Top and GriTS_Loc on "
+                     "their own), a page without tables 1; total: the sums over all pages; page_mean: the mean "
+                     "over every page; document_mean: over the pages with tables")
 _DOCUMENT = threading.local()
 """The document being scored, where its tables are paired anew for each kind: its tables prepared
 (by the table's id) and every pair's scores (by the prepared tables' ids)."""
