@@ -116,7 +116,11 @@ GRITS_CELL_PLACEMENT = Option("cell_placement", "--cell-placement", str, "grits:
                               "running on into the next row group, a <tfoot> where it stands, rowspan=0 one row: "
                               "grits-metric's reading).", "whatwg", direction="score",
                               choices=("whatwg", "document-order"))
-GRITS_SETTINGS = (IGNORE_PAGE, TRUE_IOU, PAIRING, AGGREGATE, TEXT_SIMILARITY, GRITS_CELL_PLACEMENT)
+GRID_ORIGIN = Option("grid_origin", "--grid-origin", str, "grits: where a table's grid starts: at its first cell's "
+                     "row and column (first-cell), or at row and column 0 as read (zero: an HTML table's empty "
+                     "leading rows, <tr></tr>, are rows of holes, as grits-metric counts them).", "first-cell",
+                     direction="score", choices=("first-cell", "zero"))
+GRITS_SETTINGS = (IGNORE_PAGE, TRUE_IOU, PAIRING, AGGREGATE, TEXT_SIMILARITY, GRITS_CELL_PLACEMENT, GRID_ORIGIN)
 
 _SCORING = "convertables.scoring."
 DECLARED = (

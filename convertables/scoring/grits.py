@@ -220,7 +220,7 @@ class GritsMetric(TableSimilarityMetric):
     def prepare(self, table: Table, document, settings: ScoreSettings):
         from .grits_alignment import prepare
 
-        prepared = prepare(table)
+        prepared = prepare(table, from_zero=settings.grid_origin == "zero")
         if getattr(_DOCUMENT, "prepared", None) is not None:
             _DOCUMENT.prepared[id(table)] = prepared
         return prepared

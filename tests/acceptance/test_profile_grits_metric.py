@@ -96,6 +96,9 @@ PAGES = {
     "kinds_paired_apart": ([_plain([["alpha", "beta"], ["gamma", "delta"]]),
                             _plain([["x1", "x2", "x3"], ["y1", "y2", "y3"], ["z1", "z2", "z3"]])],
                            [_plain([["alpha", "beta", "q"], ["gamma", "delta", "r"], ["s", "t", "u"]])]),
+    # an empty first row is a row of the grid (holes)
+    "leading_empty_rows": (["<table><tr></tr><tr><td>a</td><td>b</td></tr><tr><td>c</td><td>d</td></tr></table>"],
+                           [_plain([["a", "b"], ["c", "d"]])]),
 }
 
 # grits-metric 0.7.0, GritsEvaluator().eval_htmls(gt tables, predicted tables) of each page alone, compute_grits():
@@ -176,19 +179,22 @@ OFFICIAL = {
     'kinds_paired_apart': (
         0.3636363636363637, 0.8181818181818181, 0.4444444444444444,
         0.3076923076923077, 1.0, 0.6923076923076923),
+    'leading_empty_rows': (
+        0.8, 0.8, 1.0,
+        0.6666666666666666, 1.0, 0.6666666666666666),
 }
 # the same evaluator over all the pages: compute_grits(), compute_mean_grits_per_sample(), compute_counts()
 OFFICIAL_TOTAL = {
-    'grits_con': 0.6813621667865855,
-    'grits_top': 0.7881587966511626,
-    'grits_con_precision': 0.7541440346024253,
-    'grits_con_recall': 0.6213920884364553,
-    'mean_grits_con_per_sample': 0.6453036071816816,
-    'mean_grits_top_per_sample': 0.7780722656926626,
-    'num_true_tables': 35,
-    'num_pred_tables': 32,
-    'num_true_cells': 267,
-    'num_pred_cells': 220,
+    'grits_con': 0.6837492459256884,
+    'grits_top': 0.7883970502396705,
+    'grits_con_precision': 0.7585343196988106,
+    'grits_con_recall': 0.6223871341118445,
+    'mean_grits_con_per_sample': 0.650137869457254,
+    'mean_grits_top_per_sample': 0.7787575073897669,
+    'num_true_tables': 36,
+    'num_pred_tables': 33,
+    'num_true_cells': 273,
+    'num_pred_cells': 224,
     'num_invalid_pred_tables': 0,
 }
 
@@ -208,8 +214,8 @@ def test_the_profile_gives_grits_metrics_figures_on_hand_made_pages(tmp_path):
     gt, pred = _write_pages(tmp_path)
     report = _run("--gt", str(gt), "--result", str(pred), "--profile", "grits-metric")
     settings = report["settings"]
-    assert (settings["pairing"], settings["aggregate"], settings["text_similarity"], settings["cell_placement"]) == (
-        "hungarian", "pooled", "lcs", "document-order")
+    assert (settings["pairing"], settings["aggregate"], settings["text_similarity"], settings["cell_placement"],
+            settings["grid_origin"]) == ("hungarian", "pooled", "lcs", "document-order", "zero")
     assert settings["true_iou"] is True
     pages = {d["document"]: d for d in report["documents"]}
     assert pages.keys() == OFFICIAL.keys()
@@ -235,6 +241,14 @@ def test_the_whatwg_placement_gives_other_figures_where_row_groups_matter(tmp_pa
     for name in ("thead_rowspan", "tfoot_first", "rowspan_zero"):
         assert [pages[name][figure] for figure in FIGURES] != pytest.approx(OFFICIAL[name], abs=1e-3), name
     assert pages["overlap"]["grits_top"] == pytest.approx(OFFICIAL["overlap"][1], abs=1e-9)
+
+
+def test_a_grid_from_the_first_cell_drops_the_empty_leading_row_grits_metric_counts(tmp_path):
+    gt, pred = _write_pages(tmp_path)
+    report = _run("--gt", str(gt), "--result", str(pred), "--profile", "grits-metric", "--grid-origin", "first-cell")
+    page = next(d for d in report["documents"] if d["document"] == "leading_empty_rows")
+    assert page["grits_con"] == page["grits_top"] == 1.0  # the same 2 x 2 grid both sides
+    assert OFFICIAL["leading_empty_rows"][:2] == pytest.approx((0.8, 0.8), abs=1e-9)  # 4 matched of 6 and 4
 
 
 def test_a_predicted_table_that_cannot_be_read_counts_as_grits_metric_counts_it(tmp_path):
