@@ -98,7 +98,8 @@ class GritsMetric(TableSimilarityMetric):
             _DOCUMENT.prepared, _DOCUMENT.pairs = {}, {}
         try:
             scored = Scored(super().score(gt, result, settings, unreadable, gt_file))
-            own = self._own_pairings(gt, result, scored["tables"], settings) if own_pairing and result else {}
+            own = self._own_pairings(gt, result, scored["tables"], settings) \
+                if own_pairing and result is not None else {}
         finally:
             _DOCUMENT.prepared = _DOCUMENT.pairs = None
         if problem is not None:
@@ -149,6 +150,7 @@ class GritsMetric(TableSimilarityMetric):
             key = None if settings.ignore_page else table.page
             if key in pages:
                 pages[key][1].append(table)
+        order = {id(table): k for k, table in enumerate(gt.tables)}  # (by identity: equal tables are two)
         own: dict[str, list[tuple[int, float]]] = {kind: [] for kind in kinds}
         for gts, results in pages.values():
             if not results:
@@ -156,7 +158,7 @@ class GritsMetric(TableSimilarityMetric):
             for kind in kinds:
                 weights = [[float(np.float32(scores(g, r).get(f"grits_matched_{kind}") or 0.0)) for r in results]
                            for g in gts]
-                own[kind] += [(gt.tables.index(gts[i]), weights[i][j]) for i, j in max_weight_assignment(weights)]
+                own[kind] += [(order[id(gts[i])], weights[i][j]) for i, j in max_weight_assignment(weights)]
         return {kind: [value for _, value in sorted(chosen, key=lambda pair: pair[0])] for kind, chosen in own.items()}
 
     def aggregate(self, records, settings: ScoreSettings) -> dict:
