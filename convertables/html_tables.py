@@ -92,9 +92,12 @@ def _spans(element, bad_spans: list[str]) -> tuple[int, int]:
 
 
 class TableModel:
-    """The slots of one table: its cells, in document order, each made once."""
+    """The slots of one table: its cells, in document order, each made once.
+    ``document_order``: rows numbered as written, with no row group ending the
+    spans of another (see :func:`form_table`)."""
 
-    def __init__(self):
+    def __init__(self, document_order: bool = False):
+        self.document_order = document_order
         self.cells: list[Cell] = []
         self.active: list[Cell] = []
         """Cells that may still cover the current row or a later one."""
@@ -151,10 +154,10 @@ class TableModel:
                     header = True
                 colspan, rowspan = _spans(element, self.bad_spans)
                 x1 = x + colspan - 1
-                if rowspan == 0:
+                if rowspan == 0 and not self.document_order:
                     y1 = _GROWING
                 else:
-                    y1 = y + rowspan - 1
+                    y1 = y + max(rowspan, 1) - 1
                     if y1 >= height:
                         height = y1 + 1
                 if colspan != 1 or rowspan != 1:
@@ -229,7 +232,15 @@ def _rows_of(container) -> list:
     return rows
 
 
-def form_table(table_el) -> TableModel:
+def form_table(table_el, placement: str = "whatwg") -> TableModel:
+    """The table's slots, by the WHATWG model (``placement`` "whatwg"), or with
+    its rows numbered in the order they are written ("document-order", as
+    readers that walk the rows do, grits-metric's among them): a ``<tfoot>``
+    where it stands, a row group's spans running on into the next, and
+    ``rowspan=0`` one row. Either way each cell takes the first free slot of
+    its row."""
+    if placement == "document-order":
+        return _form_in_document_order(table_el)
     model = TableModel()
     pending_tfoot = []
     loose: list = []
@@ -265,6 +276,32 @@ def form_table(table_el) -> TableModel:
             model.row(row)
         model.structure.append("</tfoot>")
         model.end_row_group()
+    return model
+
+
+def _form_in_document_order(table_el) -> TableModel:
+    model = TableModel(document_order=True)
+    loose: list = []
+    for child in table_el:
+        name = child.tag
+        if name.__class__ is not str:
+            continue
+        if name == "tr" or name == "td" or name == "th":
+            loose.append(child)
+            continue
+        if name in ("thead", "tbody", "tfoot"):
+            for row in _rows_of(loose):
+                model.row(row)
+            loose = []
+            model.structure.append(f"<{name}>")
+            model.in_head = name == "thead"
+            for row in _rows_of(child):
+                model.row(row)
+            model.in_head = False
+            model.structure.append(f"</{name}>")
+    for row in _rows_of(loose):
+        model.row(row)
+    model.end_row_group()
     return model
 
 
@@ -428,11 +465,12 @@ would grow with the square of the page's size."""
 
 
 def read_page(source: str | bytes, diagnostics: Diagnostics, *, page: int = 1, first_id: int = 0,
-              keep_pandas_labels: bool = False, line_offset: int = 0) -> HtmlPage:
+              keep_pandas_labels: bool = False, line_offset: int = 0, cell_placement: str = "whatwg") -> HtmlPage:
     """Every table of the HTML ``source`` (bytes are decoded as :func:`decode`
     says), numbered from ``first_id``, on ``page`` unless a ``data-page`` or a
     CSS page break says otherwise; findings go to ``diagnostics``, their lines
-    the source's plus ``line_offset`` (where the HTML sits inside a larger file).
+    the source's plus ``line_offset`` (where the HTML sits inside a larger file);
+    ``cell_placement``: how cells take their slots (:func:`form_table`).
     Raises (``html-unreadable``) where the parser itself fails."""
     text = decode(source) if isinstance(source, (bytes, bytearray)) else source
     if text.startswith("\ufeff"):  # a second byte-order mark is not text (lxml would keep it)
@@ -470,7 +508,7 @@ def read_page(source: str | bytes, diagnostics: Diagnostics, *, page: int = 1, f
         if page_break and re.search(r"before", page_break.group(0), re.I):
             page += 1
         if element.tag == "table":
-            model = form_table(element)
+            model = form_table(element, cell_placement)
             explicit = html_non_negative_int(element.get("data-page"))
             cells = model.cells
             markup_left -= sum(len(cell.markup) for cell in cells if cell.markup is not None)
@@ -508,20 +546,22 @@ def read_page(source: str | bytes, diagnostics: Diagnostics, *, page: int = 1, f
 
 
 def read_tables(source: str | bytes, diagnostics: Diagnostics, *, page: int = 1, first_id: int = 0,
-                keep_pandas_labels: bool = False, line_offset: int = 0) -> list[Table]:
+                keep_pandas_labels: bool = False, line_offset: int = 0,
+                cell_placement: str = "whatwg") -> list[Table]:
     """The tables of the HTML ``source`` (see :func:`read_page`), each with its
     cells' text and markup, header flags and ``html_structure``."""
     return read_page(source, diagnostics, page=page, first_id=first_id, keep_pandas_labels=keep_pandas_labels,
-                     line_offset=line_offset).tables
+                     line_offset=line_offset, cell_placement=cell_placement).tables
 
 
 def read_document(source: str | bytes, diagnostics: Diagnostics, *, page: int = 1,
-                  keep_pandas_labels: bool = False) -> Reading:
+                  keep_pandas_labels: bool = False, cell_placement: str = "whatwg") -> Reading:
     """An HTML page as a document (see :func:`read_page`): its tables, the
     generator in ``metadata["generator"]``, the title as ``filename``, the
     table TEDS scores in ``metadata["teds_table"]``, with the regions the grid
     check must look at."""
-    found = read_page(source, diagnostics, page=page, keep_pandas_labels=keep_pandas_labels)
+    found = read_page(source, diagnostics, page=page, keep_pandas_labels=keep_pandas_labels,
+                      cell_placement=cell_placement)
     doc = Document(tables=found.tables)
     if found.generator:
         doc.metadata["generator"] = found.generator

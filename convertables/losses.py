@@ -68,8 +68,10 @@ FEATURES = {f.name: f for f in (
 # The model has no captions: no format's caption survives reading, so none is lost in writing.
 
 
-def features(doc: Document) -> Counter:
-    """How much of each feature the document has (only those it has)."""
+def features(doc: Document, wanted=None) -> Counter:
+    """How much of each feature the document has (only those it has); ``wanted``: the
+    features asked for (others may be left uncounted: comparing skeletons is the costly part)."""
+    skeletons = wanted is None or "skeleton" in wanted or "header-span" in wanted
     found: Counter = Counter()
     for table in doc.tables:
         if any(region.page not in (None, 1) for region in table.regions):
@@ -79,8 +81,10 @@ def features(doc: Document) -> Counter:
         if not cells:
             found["empty"] += 1
         found["overlaps"] += len(cells_on_covered_slots(cells))
-        head = _header_rows(cells)
-        if own_skeleton_fits(table):
+        head = _header_rows(cells) if skeletons else 0
+        if not skeletons:
+            pass
+        elif own_skeleton_fits(table):
             structure = list(table.html_structure)
             if _own_skeleton_differs(table, structure, cells):
                 found["skeleton"] += 1
@@ -148,10 +152,12 @@ def holds(fmt: Format, options: WriteOptions | None = None) -> frozenset[str]:
     return frozenset(held)
 
 
-def losses(doc: Document, fmt: Format, options: WriteOptions | None = None) -> dict[str, int]:
-    """What of ``doc`` written to ``fmt`` is lost: each feature not held, with its count."""
+def losses(doc: Document, fmt: Format, options: WriteOptions | None = None, wanted=None) -> dict[str, int]:
+    """What of ``doc`` written to ``fmt`` is lost: each feature not held, with its count
+    (``wanted``: of these features only)."""
     held = holds(fmt, options)
-    return {name: count for name, count in features(doc).items() if name not in held}
+    return {name: count for name, count in features(doc, wanted).items()
+            if name not in held and (wanted is None or name in wanted)}
 
 
 def warn_losses(doc: Document, fmt: Format, options: WriteOptions | None, diagnostics: Diagnostics) -> dict[str, int]:
@@ -243,10 +249,10 @@ def score_notes(gt: Document, result: Document, result_format: Format | None, me
     needs = METRIC_NEEDS.get(metric, {})
     if result_format is None or result_format.holds is None or not needs:
         return []
-    lost = {name: count for name, count in losses(gt, result_format).items() if name in needs}
+    lost = losses(gt, result_format, wanted=needs)
     if not lost:
         return []
-    has = features(result)
+    has = features(result, needs)
     notes = []
     for name, count in lost.items():
         if has[name] < count:

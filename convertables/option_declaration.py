@@ -72,6 +72,13 @@ PAGE = Option("page", "--page", int, "The page of the tables of a format without
 PANDAS_LABELS = Option("keep_pandas_labels", "--keep-index", bool,
                        "Keep pandas' default integer header row and index column (HTML, Excel, CSV input).", False)
 
+CELL_PLACEMENT = Option("cell_placement", "--cell-placement", str,
+                        "HTML tables: how cells take their grid slots: whatwg (the HTML standard's table model: "
+                        "row groups in turn, a <tfoot> last, a span ending with its row group, rowspan=0 to its "
+                        "end) or document-order (rows numbered as written, a span running on into the next row "
+                        "group, rowspan=0 one row, as grits-metric reads them). Either way a cell takes the "
+                        "first free slot of its row.", "whatwg", choices=("whatwg", "document-order"))
+
 # Converting boxes between image pixels, fractions of the page and PDF points, for any writer whose
 # format has a native frame.
 DPI = Option("dpi", "--dpi", float, "Image resolution, to convert pixels <-> PDF points.", direction="write", minimum=1)

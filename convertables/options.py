@@ -17,7 +17,7 @@ from typing import Any, Iterator, Mapping
 
 from .diagnostics import UsageError
 from .option_declaration import (  # noqa: F401 (the settings' declarations, named here as ever)
-    DPI, FRAME_OPTIONS, IMAGE, PAGE, PAGE_HEIGHT, PAGE_WIDTH, PANDAS_LABELS, PDF, Direction, Model, Option)
+    CELL_PLACEMENT, DPI, FRAME_OPTIONS, IMAGE, PAGE, PAGE_HEIGHT, PAGE_WIDTH, PANDAS_LABELS, PDF, Direction, Model, Option)
 
 
 def declared(direction: Direction) -> dict[str, Option]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..format_declaration import Format, OnUse
-from ..option_declaration import PAGE, PANDAS_LABELS, Option
+from ..option_declaration import CELL_PLACEMENT, PAGE, PANDAS_LABELS, Option
 
 
 def _declare(module: str, name: str, title: str, suffixes: tuple[str, ...], models: tuple[str, ...], *,
@@ -52,7 +52,7 @@ DECLARED: dict[str, Format] = {
     ),
     "html": _declare("html", "html", "HTML tables (also FineReader, Acrobat and pandas exports)",
                      (".html", ".htm", ".xhtml"), ("structure",), writes=True,
-                     options=(PAGE, PANDAS_LABELS, Option(
+                     options=(PAGE, PANDAS_LABELS, CELL_PLACEMENT, Option(
                          "header_cells", "--header-cells", str,
                          "HTML output: source (as the table's own HTML skeleton has them, else as PubTabNet writes "
                          "them: <td> in <thead>, <td scope> elsewhere), th (every header cell as <th>) or td (every "
@@ -141,13 +141,14 @@ DECLARED: dict[str, Format] = {
                                            "header-span", "markup", "skeleton", "boxes", "pages"})),
     "markdown": _declare("markdown", "markdown", "Markdown pages: pipe, HTML and LaTeX tables (MinerU, Marker, "
                          "docling, olmOCR, VLMs)", (".md", ".markdown", ".mmd"), ("structure",), writes=True,
-                         options=(PAGE,), reads_files_of=("html",),  # (a page may be an HTML table block only)
+                         options=(PAGE, CELL_PLACEMENT),
+                         reads_files_of=("html",),  # (a page may be an HTML table block only)
                          holds=frozenset({"empty", "text", "spans", "blank", "unknown", "header-rows",
                                           "header-cells", "markup", "skeleton", "pages"})),
     "opendataloader_markdown": _declare(
         "opendataloader_markdown", "opendataloader-markdown", "Markdown pages as opendataloader-bench finds their "
         "tables (pipe tables made HTML by its rules, every <table>); chosen by name", (".md",), ("structure",),
-        options=(PAGE,), reads_files_of=("markdown", "html")),
+        options=(PAGE, CELL_PLACEMENT), reads_files_of=("markdown", "html")),
     "latex": _declare("latex", "latex", "LaTeX tabular environments (arXiv, OmniDocBench, vision-language models)",
                       (".tex", ".latex"), ("structure",), writes=True, options=(PAGE,),
                       holds=frozenset({"text", "spans", "blank"})),

@@ -45,7 +45,8 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
     base_page = options.page or 1
     if options.page is None:
         base_page = camelot_page(diagnostics.file or "") or base_page
-    return read_document(data, diagnostics, page=base_page, keep_pandas_labels=bool(options.keep_pandas_labels))
+    return read_document(data, diagnostics, page=base_page, keep_pandas_labels=bool(options.keep_pandas_labels),
+                         cell_placement=options.cell_placement or "whatwg")
 
 
 # -- writing ---------------------------------------------------------------------------------

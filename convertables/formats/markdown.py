@@ -412,7 +412,7 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
         first_id = len(doc.tables)
         if kind == "html":
             tables = read_tables(what, diagnostics, page=table_page, first_id=first_id,
-                                 line_offset=line_of(offset) - 1)
+                                 line_offset=line_of(offset) - 1, cell_placement=options.cell_placement or "whatwg")
             to_check.extend((t.id, t.regions[0]) for t in tables)
             doc.tables.extend(tables)
         elif kind == "latex":

@@ -187,7 +187,8 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
     page = options.page or 1
     doc = Document()
     for source in table_sources(text):  # (each with the tables inside it, each a table too)
-        doc.tables += read_tables(source, diagnostics, page=page, first_id=len(doc.tables))
+        doc.tables += read_tables(source, diagnostics, page=page, first_id=len(doc.tables),
+                                  cell_placement=options.cell_placement or "whatwg")
     return doc
 
 

@@ -129,6 +129,8 @@ def _totals(report: Mapping, names: _Names) -> Iterator[str]:
     rows = [("total", "total", report.get("total") or {})]  # (its rule: the aggregation above)
     if report.get("document_mean") is not None:
         rows.append(("document_mean", "document mean", report["document_mean"]))
+    if report.get("page_mean") is not None:
+        rows.append(("page_mean", "mean over every page", report["page_mean"]))
     keys: list[str] = []
     for _, _, values in rows:
         for key, _ in _scalar_items(values):
@@ -217,13 +219,90 @@ def _files(record: Mapping, names: _Names) -> str:
     return "".join(f"<li>{_esc(line)}</li>" for line in lines)
 
 
+# -- each document's pairing of tables --------------------------------------------------------------
+
+def _table_id(value) -> str:
+    return "none" if value is None else str(value)
+
+
+def _pairing_rule(settings: Mapping) -> str:
+    where = "in the document" if settings.get("ignore_page") else "on each page"
+    pooled = settings.get("aggregate") == "pooled"
+    if settings.get("pairing") == "joined":
+        return (f"joined: the tables {where} made one tree a side and scored once; a page whose ground truth has "
+                "no table is not scored, so a result table there costs nothing")
+    how = ("one to one, the greatest summed similarity (Hungarian)" if settings.get("pairing") == "hungarian"
+           else "greedily, each ground-truth table in turn taking the most similar result table left")
+    if pooled:
+        cost = ("a missed ground-truth table adds its grid positions to the true side (recall), an extra result "
+                "table its positions to the predicted side (precision)")
+    else:
+        cost = ("a missed ground-truth table and an extra result table each score 0 and count in the mean "
+                "(against recall and precision)")
+    return f"paired {where}, {how}; {cost}"
+
+
+def _pairing(record: Mapping, settings: Mapping, names: _Names) -> str:
+    """Which result table went with which ground-truth table, with its similarity, and what an
+    unpaired one cost, from the record's tables and detection counts ('' where it has none)."""
+    tables = record.get("tables")
+    if not record.get("counted") or not isinstance(tables, list) or not all(
+            isinstance(t, Mapping) and "gt_table" in t for t in tables):
+        return ""
+    key, pooled = names.key, settings.get("aggregate") == "pooled"
+    rows, listed = [], set()
+    for table in tables:
+        gt, result, joined = table.get("gt_table"), table.get("result_table"), table.get("joined")
+        figure = _number(table.get(key))
+        if isinstance(joined, Mapping):
+            gts, results = joined.get("gt_tables") or [], joined.get("result_tables") or []
+            listed.update(results)
+            kind = "joined" if results else "missed"
+            cost = (f"{len(gts)} ground-truth and {len(results)} result table(s) as one tree a side"
+                    if results else "no result table on its page: scores 0, counted")
+            gt, result = ", ".join(map(str, gts)), ", ".join(map(str, results)) or "none"
+        elif gt is not None and result is not None:
+            listed.add(result)
+            kind, cost = "paired", "counted in the mean"
+            if pooled and "true_positions" in table:
+                cost = (f"its matched similarity over {table['true_positions']} true and {table['pred_positions']} "
+                        "predicted positions, pooled")
+        elif result is None:
+            kind = "missed"
+            cost = (f"its {table.get('positions', '?')} positions count against recall" if pooled
+                    else "scores 0, counted in the mean")
+        else:
+            listed.add(result)
+            kind = "extra"
+            cost = (f"its {table.get('positions', '?')} positions count against precision" if pooled
+                    else "scores 0, counted in the mean")
+        rows.append(f'<tr class="{kind}" data-gt="{_esc(_table_id(gt))}" data-result="{_esc(_table_id(result))}">'
+                    f"<td>{_esc(_table_id(gt))}</td><td>{_esc(_table_id(result))}</td>"
+                    f'<td data-key="{_esc(key)}">{_esc(figure)}</td><td>{_esc(kind)}</td><td>{_esc(cost)}</td></tr>')
+    detection = record.get("detection") or {}
+    detected = detection.get("detected")
+    if settings.get("pairing") == "joined" and isinstance(detected, int):
+        left = [r for r in range(detected) if r not in listed] if all(
+            isinstance(r, int) for r in listed) else []
+        for result in left:  # on a page without ground-truth tables: not scored
+            rows.append(f'<tr class="extra" data-gt="none" data-result="{result}"><td>none</td><td>{result}</td>'
+                        "<td></td><td>extra</td><td>free: its page has no ground-truth table</td></tr>")
+    counts = ", ".join(f"{k} {_number(detection[k])}" for k in ("gt", "detected", "correct", "precision", "recall")
+                       if k in detection)
+    return (f'<div class="pairing"><p class="pairing-rule"><strong>Tables paired:</strong> {_esc(_pairing_rule(settings))}'
+            f'</p><table class="pairing"><thead><tr><th>ground truth</th><th>result</th><th>{_esc(names.of(key))}'
+            f'</th><th></th><th>what it counts</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
+            + (f'<p class="detection">detection: {_esc(counts)}</p>' if counts else "") + "</div>")
+
+
 def _sections(report, has_detail: set[int], names: _Names) -> Iterator[str]:
+    settings = report.get("settings") or {}
     for i, record in enumerate(report["documents"]):
         f1 = record.get("f1")
         figure = f"{names.headline} {_number(f1)}" if isinstance(f1, (int, float)) and record.get("counted") else _status(record)
         yield (f'<details class="doc" id="doc-{i}" data-i="{i}"><summary><span class="name">'
                f'{_esc(record["document"])}</span> <span class="figure">{_esc(figure)}</span></summary>'
-               f'<ul class="files">{_files(record, names)}</ul>')
+               f'<ul class="files">{_files(record, names)}</ul>{_pairing(record, settings, names)}')
         if i not in has_detail:
             why = ("not scored" if not record.get("counted") else
                    "no detail was recorded (score with --html, or html= in Python)")

@@ -110,7 +110,17 @@ TEXT_SIMILARITY = Option("text_similarity", "--text-similarity", str, "grits: Gr
                          "texts, 2 x m / (their lengths), m the characters of difflib's matching blocks (difflib, "
                          "table-transformer's) or of their longest common subsequence (lcs, grits-metric's).",
                          "difflib", direction="score", choices=("difflib", "lcs"))
-GRITS_SETTINGS = (IGNORE_PAGE, TRUE_IOU, PAIRING, AGGREGATE, TEXT_SIMILARITY)
+GRITS_CELL_PLACEMENT = Option("cell_placement", "--cell-placement", str, "grits: how the cells of HTML tables "
+                              "(html, markdown and opendataloader-markdown files) take their grid slots: whatwg "
+                              "(the HTML standard's table model) or document-order (rows numbered as written, a span "
+                              "running on into the next row group, a <tfoot> where it stands, rowspan=0 one row: "
+                              "grits-metric's reading).", "whatwg", direction="score",
+                              choices=("whatwg", "document-order"))
+GRID_ORIGIN = Option("grid_origin", "--grid-origin", str, "grits: where a table's grid starts: at its first cell's "
+                     "row and column (first-cell), or at row and column 0 as read (zero: an HTML table's empty "
+                     "leading rows, <tr></tr>, are rows of holes, as grits-metric counts them).", "first-cell",
+                     direction="score", choices=("first-cell", "zero"))
+GRITS_SETTINGS = (IGNORE_PAGE, TRUE_IOU, PAIRING, AGGREGATE, TEXT_SIMILARITY, GRITS_CELL_PLACEMENT, GRID_ORIGIN)
 
 CELL_CUTOFF = Option("cell_cutoff", "--cell-cutoff", float, "table-accuracy: the least difflib similarity of "
                      "two cells' lowered texts for a result cell to match a ground-truth cell (Unstructured's "

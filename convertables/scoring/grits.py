@@ -11,6 +11,7 @@ scores averaged as for every per-table similarity
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Mapping
 
@@ -51,6 +52,14 @@ class GritsMetric(TableSimilarityMetric):
         """Pooled, the pairing maximises the page's summed matched similarity (its pooled GriTS_Con)."""
         return "grits_matched_con" if settings.aggregate == "pooled" else "grits_con"
 
+    def reading(self, settings: ScoreSettings):
+        """``--cell-placement``: the HTML tables' reading that places their cells."""
+        if settings.cell_placement == "whatwg":
+            return self.read_options
+        from ..options import ReadOptions
+
+        return ReadOptions(cell_placement=settings.cell_placement)
+
     def check(self, settings: ScoreSettings) -> None:
         if settings.pairing == "joined":
             raise UsageError("--pairing joined applies to teds only (GriTS compares two grids, not trees)")
@@ -64,7 +73,8 @@ class GritsMetric(TableSimilarityMetric):
                                  "over the rectangle enclosing both boxes, as the reference computes it"),
             "aggregation": "per table pair, GriTS = 2 x the similarity of the aligned grid positions / (the two "
                            "tables' positions); acc_con: 1 where GriTS_Con is 1; "
-                           + pairing_described(settings, "GriTS_Con") + "; grits_loc where a table has cell boxes",
+                           + (_POOLED_DESCRIBED if settings.aggregate == "pooled" else
+                              pairing_described(settings, "GriTS_Con")) + "; grits_loc where a table has cell boxes",
         }
 
     def score(self, gt: Document, result: Document | None, settings: ScoreSettings,
@@ -83,7 +93,15 @@ class GritsMetric(TableSimilarityMetric):
                 gt, result = in_one_frame(gt, result)
             except FramesIncomparable as exc:
                 problem = str(exc)
-        scored = Scored(super().score(gt, result, settings, unreadable, gt_file))
+        own_pairing = settings.aggregate == "pooled" and settings.pairing == "hungarian"
+        if own_pairing:  # every pair's scores kept while the document is scored, for _own_pairings
+            _DOCUMENT.prepared, _DOCUMENT.pairs = {}, {}
+        try:
+            scored = Scored(super().score(gt, result, settings, unreadable, gt_file))
+            own = self._own_pairings(gt, result, scored["tables"], settings) \
+                if own_pairing and result is not None else {}
+        finally:
+            _DOCUMENT.prepared = _DOCUMENT.pairs = None
         if problem is not None:
             for record in scored["tables"]:
                 record.update(dict.fromkeys(_LOC_SCORES))
@@ -93,19 +111,73 @@ class GritsMetric(TableSimilarityMetric):
         else:
             scored["gt_cells_without_box"] = _cells_without_box(gt)
             scored["result_cells_without_box"] = _cells_without_box(result) if result is not None else 0
-        if settings.aggregate == "pooled" and scored["tables"]:
-            scored["pooled"] = _pooled_sums(scored["tables"])
-            scored.update(_pooled_scores(scored["pooled"]))
-            scored["f1"] = scored["grits_con"]
+        if settings.aggregate == "pooled":
+            scored["invalid_result_tables"] = sum(1 for table in (result.tables if result is not None else ())
+                                                  if table.html_structure is None and not table.cells())
+            if scored["tables"]:
+                scored["pooled"] = _pooled_sums(scored["tables"], own)
+                scored.update(_pooled_scores(scored["pooled"]))
+                scored["f1"] = scored["grits_con"]
+            else:  # no cells on either side: precision and recall 1, as grits-metric counts such a page
+                scored.update(_pooled_scores({"con": (0.0, 0, 0), "top": (0.0, 0, 0)}))
         return scored
+
+    def _own_pairings(self, gt: Document, result: Document, records: list[dict],
+                      settings: ScoreSettings) -> dict[str, list[float]]:
+        """Pooled and paired by the Hungarian method, grits-metric pairs the tables
+        anew for each kind of GriTS, on its own matched similarity (as 32-bit
+        floats): for GriTS_Top and GriTS_Loc, the matched similarities of their
+        own pairing, in ground-truth order (where a page's pairing has a choice)."""
+        import numpy as np
+
+        from .assignment import max_weight_assignment
+
+        kinds = [k for k in ("top", "loc") if any(r.get(f"grits_matched_{k}") is not None for r in records)]
+        if not kinds or len(gt.tables) < 2 and len(result.tables) < 2:
+            return {}
+        prepared, pairs = _DOCUMENT.prepared, _DOCUMENT.pairs
+
+        def scores(g: Table, r: Table) -> dict:
+            key = (id(prepared[id(g)]), id(prepared[id(r)]))
+            if key not in pairs:  # (a pair on two pages, which the pairing did not weigh)
+                self.table_scores(prepared[id(g)], prepared[id(r)], settings)
+            return pairs[key]
+
+        pages: dict = {}
+        for table in gt.tables:
+            pages.setdefault(None if settings.ignore_page else table.page, ([], []))[0].append(table)
+        for table in result.tables:
+            key = None if settings.ignore_page else table.page
+            if key in pages:
+                pages[key][1].append(table)
+        order = {id(table): k for k, table in enumerate(gt.tables)}  # (by identity: equal tables are two)
+        own: dict[str, list[tuple[int, float]]] = {kind: [] for kind in kinds}
+        for gts, results in pages.values():
+            if not results:
+                continue
+            for kind in kinds:
+                weights = [[float(np.float32(scores(g, r).get(f"grits_matched_{kind}") or 0.0)) for r in results]
+                           for g in gts]
+                own[kind] += [(order[id(gts[i])], weights[i][j]) for i, j in max_weight_assignment(weights)]
+        return {kind: [value for _, value in sorted(chosen, key=lambda pair: pair[0])] for kind, chosen in own.items()}
 
     def aggregate(self, records, settings: ScoreSettings) -> dict:
         without_box = {"gt": 0, "result": 0}
 
         pooled: dict = {}
+        pages = {"documents": 0, "invalid_result_tables": 0}
+        page_sums: dict = {}
 
         def counted(records):  # (one walk: the records may be read back from disk as they come)
             for record in records:
+                pages["documents"] += 1
+                pages["invalid_result_tables"] += record.get("invalid_result_tables", 0)
+                for name in _POOLED_FIGURES:
+                    value = record.get(name)
+                    if value is not None:
+                        total = page_sums.setdefault(name, [0.0, 0])
+                        total[0] += value
+                        total[1] += 1
                 for kind, sums in record.get("pooled", {}).items():
                     total = pooled.setdefault(kind, [0.0, 0, 0])
                     for k in range(3):
@@ -118,6 +190,11 @@ class GritsMetric(TableSimilarityMetric):
         if settings.aggregate == "pooled":
             out["total"].update(_pooled_scores(pooled))
             out["total"]["pooled"] = pooled
+            out["total"]["invalid_result_tables"] = pages["invalid_result_tables"]
+            if pages["documents"]:
+                # grits-metric's mean over samples: every page, one without tables on either side scoring 1
+                out["page_mean"] = {"documents": pages["documents"],
+                                    **{name: total / count for name, (total, count) in page_sums.items()}}
         for side, count in without_box.items():
             out["total"][f"{side}_cells_without_box"] = count
         return out
@@ -130,19 +207,35 @@ class GritsMetric(TableSimilarityMetric):
             summary.notes.insert(2, f"grits_loc: {gt_none} ground-truth and {result_none} result cell(s) of tables "
                                     "with boxes have no box: their grid positions match nothing (the reference's "
                                     "rule: a missing box has IoU 0, even with another missing one)")
+        if report["total"].get("aggregate") == "pooled" and summary.totals:
+            summary.totals[0][0] = "pooled over all pages"
+        page_mean = report.get("page_mean")
+        if page_mean:
+            summary.totals.append(["mean over pages (every page)", str(page_mean["documents"]),
+                                   *("" if page_mean.get(name) is None else f"{page_mean[name]:.4f}"
+                                     for name in self.scores)])
+        if total.get("invalid_result_tables"):
+            summary.notes.append(f"{total['invalid_result_tables']} result table(s) without cells that no HTML "
+                                 "table was read into (grits-metric's invalid predicted tables): scored as empty")
         return summary
 
     def prepare(self, table: Table, document, settings: ScoreSettings):
         from .grits_alignment import prepare
 
-        return prepare(table)
+        prepared = prepare(table, from_zero=settings.grid_origin == "zero")
+        if getattr(_DOCUMENT, "prepared", None) is not None:
+            _DOCUMENT.prepared[id(table)] = prepared
+        return prepared
 
     def table_scores(self, gt, result, settings: ScoreSettings) -> dict:
         from .grits_alignment import grits_of_prepared
 
         scores = grits_of_prepared(gt, result, bool(settings.true_iou), counts=settings.aggregate == "pooled",
                                    exact_lcs=settings.text_similarity == "lcs")
-        return _ordered(scores, acc_con=float(scores["grits_con"] == 1.0))
+        scores = _ordered(scores, acc_con=float(scores["grits_con"] == 1.0))
+        if getattr(_DOCUMENT, "pairs", None) is not None:
+            _DOCUMENT.pairs[id(gt), id(result)] = scores
+        return scores
 
     def unpaired_scores(self, table, settings: ScoreSettings) -> dict:
         from .grits_alignment import unpaired
@@ -175,12 +268,23 @@ class GritsMetric(TableSimilarityMetric):
 
 
 _LOC_SCORES = ("grits_loc", "grits_precision_loc", "grits_recall_loc")
+_POOLED_DESCRIBED = ("pooled, as grits-metric pools: a page's GriTS from its table pairs' matched similarities and "
+                     "grid positions summed (an unpaired table's positions on its own side), tables paired for the "
+                     "greatest summed matched similarity (with --pairing hungarian, GriTS_Top and GriTS_Loc on "
+                     "their own), a page without tables 1; total: the sums over all pages; page_mean: the mean "
+                     "over every page; document_mean: over the pages with tables")
+_DOCUMENT = threading.local()
+"""The document being scored, where its tables are paired anew for each kind: its tables prepared
+(by the table's id) and every pair's scores (by the prepared tables' ids)."""
+_POOLED_FIGURES = tuple(f"grits_{measure}{kind}" for kind in ("con", "top", "loc")
+                        for measure in ("", "precision_", "recall_"))
 
 
-def _pooled_sums(tables: list[dict]) -> dict[str, list]:
+def _pooled_sums(tables: list[dict], own: dict[str, list[float]] | None = None) -> dict[str, list]:
     """For each kind of GriTS a page's tables have: [matched similarity, true positions, predicted
     positions] summed over its tables, an unpaired table's positions on its own side. The pairs'
-    matched similarities are summed as 32-bit floats, as grits-metric keeps and sums them."""
+    matched similarities are summed as 32-bit floats, as grits-metric keeps and sums them; ``own``:
+    a kind's matched similarities under a pairing of its own (:meth:`GritsMetric._own_pairings`)."""
     import numpy as np
 
     sums: dict[str, list] = {}
@@ -196,7 +300,7 @@ def _pooled_sums(tables: list[dict]) -> dict[str, list]:
                 matched.setdefault(kind, []).append(record[f"grits_matched_{kind}"])
                 total[1] += record["true_positions"]
                 total[2] += record["pred_positions"]
-    for kind, values in matched.items():
+    for kind, values in {**matched, **(own or {})}.items():
         sums[kind][0] = float(np.array(values, dtype=np.float32).sum())
     return sums
 

@@ -36,7 +36,7 @@ common subsequence, from rapidfuzz, settles most pairs and bounds the rest).
 
 Where the reference cannot score a table (its HTML reading aside): a grid
 position no cell covers (a hole; the reference fails on it) counts as an empty
-1x1 cell with no box; the grid starts at the table's first row and column.
+1x1 cell with no box; the grid starts at the table's first row and column (``from_zero``: at 0).
 """
 
 from __future__ import annotations
@@ -84,7 +84,10 @@ class TableGrid(NamedTuple):
 _EXTENT_FIELDS = tuple(map(attrgetter, ("start_row", "start_col", "end_row", "end_col")))
 
 
-def table_grid(table: Table) -> TableGrid:
+def table_grid(table: Table, from_zero: bool = False) -> TableGrid:
+    """The grid, from the table's first row and column (``from_zero``: from row and column 0, rows
+    before the first cell's kept as rows of holes, as readers that number rows from the first
+    ``<tr>`` count them)."""
     cells = [cell for region in table.regions for cell in region.cells]
     if not cells:
         return TableGrid(np.zeros((0, 0), dtype=np.intp), cells, np.zeros((0, 4), dtype=np.int64))
@@ -98,8 +101,9 @@ def table_grid(table: Table) -> TableGrid:
                           for _ in region.cells], dtype=np.int64)
         ext[:, (0, 2)] += shift[:, :1]
         ext[:, (1, 3)] += shift[:, 1:]
-    ext[:, (0, 2)] -= ext[:, 0].min()
-    ext[:, (1, 3)] -= ext[:, 1].min()
+    if not from_zero or ext[:, :2].min() < 0:
+        ext[:, (0, 2)] -= ext[:, 0].min()
+        ext[:, (1, 3)] -= ext[:, 1].min()
     n_rows, n_cols = int(ext[:, 2].max()), int(ext[:, 3].max())
     if n_rows * n_cols > MAX_POSITIONS:
         # (below the limit of every walk of a grid, grid.MAX_GRID_SLOTS: GriTS weighs pairs of positions)
@@ -308,12 +312,12 @@ def _align_outer(inner: np.ndarray) -> list[tuple[list[int], list[int]]]:
     here = scores[:, 1:, 1:]
     pointers = np.where(diagonal == here, 0, np.where(scores[:, :-1, 1:] == here, -1, 1)).astype(np.int8)
     out = []
-    for pointer in pointers:
+    for pointer in pointers.tolist():  # (lists: read an entry at a time, numpy's scalars cost more)
         i, j = n, m
         true_idx: list[int] = []
         pred_idx: list[int] = []
         while i > 0 and j > 0:
-            p = pointer[i - 1, j - 1]
+            p = pointer[i - 1][j - 1]
             if p == 0:
                 i -= 1
                 j -= 1
@@ -345,7 +349,8 @@ def matched_similarities(similarities: list[np.ndarray], true_indexes: list[np.n
         if not true_rows or not true_cols:
             out.append(0.0)
             continue
-        values = sim[true_index[np.ix_(true_rows, true_cols)], pred_index[np.ix_(pred_rows, pred_cols)]]
+        values = sim[true_index[np.asarray(true_rows)[:, None], true_cols],
+                     pred_index[np.asarray(pred_rows)[:, None], pred_cols]]
         out.append(float(np.add.accumulate(values.ravel())[-1]))
     return out
 
@@ -387,8 +392,8 @@ class PreparedTable(NamedTuple):
         return next((frame for frame in self.box_frames if frame is not None), None)
 
 
-def prepare(table: Table) -> PreparedTable:
-    grid = table_grid(table)
+def prepare(table: Table, from_zero: bool = False) -> PreparedTable:
+    grid = table_grid(table, from_zero)
     spans, span_index = relative_spans(grid)
     distinct: dict[str, int] = {}
     of_cell = [distinct.setdefault(cell_text(cell), len(distinct)) for cell in grid.cells]

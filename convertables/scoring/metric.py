@@ -79,6 +79,10 @@ class Metric:
     no_result: str = "no result (left out in compat mode)"
     """What the record of a document says where :meth:`score` leaves it out for want of a result."""
 
+    def reading(self, settings: ScoreSettings) -> ReadOptions | None:
+        """How its documents are read under these settings (None: as by default)."""
+        return self.read_options
+
     def name_of(self, key: str) -> str:
         """What the reports call the figure of that key."""
         return self.names.get(key, key)

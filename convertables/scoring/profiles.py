@@ -43,6 +43,16 @@ PROFILES: dict[str, Profile] = {profile.name: profile for profile in (
         "benchmark's row of all-docs-table-structure-accuracy.tsv; total's figures its "
         "aggregate-table-structure-accuracy.tsv (average, sample_sd, population_sd, count)",
     ),
+    Profile(
+        "grits-metric", "grits-metric (GritsEvaluator.eval_htmls): GriTS_Con and GriTS_Top of HTML pages, pooled",
+        "grits",
+        {"gt_format": "html", "result_format": "html", "pairing": "hungarian", "aggregate": "pooled",
+         "text_similarity": "lcs", "true_iou": True, "ignore_page": True, "cell_placement": "document-order",
+         "grid_origin": "zero"},
+        "each document's grits_con, grits_top and their precision and recall are the package's compute_grits() "
+        "of the page alone; total's are compute_grits() over all pages, page_mean's its "
+        "compute_mean_grits_per_sample(); invalid_result_tables its num_invalid_pred_tables",
+    ),
 )}
 """The profiles by name."""
 

@@ -36,9 +36,9 @@ from .report import ScoreReport
 # -- one document ---------------------------------------------------------------------------
 
 def _read(path: containers.Source, format: str | None, metric: Metric, joined: list | None = None,
-          diagnostics: Diagnostics | None = None) -> Document:
-    return read_source(path, registry.get(format) if format else None, metric.read_options or ReadOptions(),
-                       diagnostics, joined=joined)
+          diagnostics: Diagnostics | None = None, options: ReadOptions | None = None) -> Document:
+    return read_source(path, registry.get(format) if format else None,
+                       options or metric.read_options or ReadOptions(), diagnostics, joined=joined)
 
 
 class _CandidateFiles:
@@ -47,8 +47,9 @@ class _CandidateFiles:
     cannot be read is None, its error kept; a ground truth's error is raised."""
 
     def __init__(self, metric: Metric, result_format: str | None, joined: dict | None = None,
-                 gt_format: str | None = None):
+                 gt_format: str | None = None, read_options: ReadOptions | None = None):
         self.metric, self.result_format, self.joined = metric, result_format, joined or {}
+        self.read_options = read_options
         self.gt_format = gt_format
         self.gts: dict[Path, Document] = {}
         self.results: dict[Path, Document | None] = {}
@@ -59,7 +60,8 @@ class _CandidateFiles:
     def gt(self, path: Path) -> Document:
         if path not in self.gts:
             read_findings = Diagnostics(str(path))
-            self.gts[path] = _read(path, self.gt_format, self.metric, diagnostics=read_findings)
+            self.gts[path] = _read(path, self.gt_format, self.metric, diagnostics=read_findings,
+                                   options=self.read_options)
             self.findings += read_findings.items
         return self.gts[path]
 
@@ -81,7 +83,8 @@ class _CandidateFiles:
         if path not in self.results:
             read_findings = Diagnostics(str(path))
             try:
-                self.results[path] = _read(path, self.result_format, self.metric, self.joined.get(path), read_findings)
+                self.results[path] = _read(path, self.result_format, self.metric, self.joined.get(path), read_findings,
+                                           options=self.read_options)
                 self.findings += read_findings.items
             except InputError as exc:
                 if exc.diagnostic.code == "internal-error":  # a bug of ours, not the result's fault: not scored
@@ -148,7 +151,8 @@ def score_pair(pair_: DocumentPair, settings: ScoreSettings, explain: bool = Fal
     try:
         best = None
         alternatives = []
-        candidates = _CandidateFiles(metric, settings.result_format, pair_.joined, settings.gt_format)
+        candidates = _CandidateFiles(metric, settings.result_format, pair_.joined, settings.gt_format,
+                                     metric.reading(settings))
         for gt_file, result_file in zip(pair_.gt_files, pair_.result_files):
             result = candidates.result(result_file) if result_file is not None else None
             error = candidates.errors.get(result_file)
