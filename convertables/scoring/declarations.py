@@ -121,5 +121,6 @@ DECLARED = (
     MetricDeclaration("ctdar-b", ("ctdar2019",), CTDAR_SETTINGS, _SCORING + "ctdar"),
     MetricDeclaration("teds", ("pubtabnet",), TEDS_SETTINGS, _SCORING + "teds"),
     MetricDeclaration("grits", ("pubtables1m",), GRITS_SETTINGS, _SCORING + "grits"),
+    MetricDeclaration("table-facts", ("olmocr",), (), _SCORING + "table_facts"),
 )
 """The built-in metrics, in the order listed (``metric.METRIC_MODULES``' order)."""

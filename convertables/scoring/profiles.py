@@ -34,6 +34,14 @@ PROFILES: dict[str, Profile] = {profile.name: profile for profile in (
         "each document's teds and teds_struct are the benchmark's teds and teds_s of the page (its "
         "evaluation.json); a page whose ground truth has no table has no figures, as the benchmark gives None",
     ),
+    Profile(
+        "olmocr", "olmOCR-bench (olmocr/bench/tests.py, TableTest; benchmark.py): its table tests, passed or failed, "
+        "on a page's Markdown repeats", "table-facts",
+        {"gt_format": "olmocr-tests", "result_format": "olmocr-markdown"},
+        "each test's passed is the benchmark's verdict (more than half of the page's repeats pass it), its "
+        "explanation the benchmark's; total's pass_rate is the benchmark's score of the test file (its "
+        "'Results by JSONL file'), repeat_mean its 'table: average pass rate'",
+    ),
 )}
 """The profiles by name."""
 

@@ -147,6 +147,8 @@ def score_pair(pair_: DocumentPair, settings: ScoreSettings, explain: bool = Fal
     try:
         best = None
         alternatives = []
+        repeats: list[dict] = []  # (each candidate's record and findings, where the metric combines them)
+        repeat_findings: list[Diagnostic] = []
         candidates = _CandidateFiles(metric, settings.result_format, pair_.joined, settings.gt_format)
         for gt_file, result_file in zip(pair_.gt_files, pair_.result_files):
             result = candidates.result(result_file) if result_file is not None else None
@@ -160,12 +162,16 @@ def score_pair(pair_: DocumentPair, settings: ScoreSettings, explain: bool = Fal
                 record["skipped"] = "no result (left out in compat mode)"
                 return ScoredDocument(record, problems)
             scored, metric_findings = _taken_apart(scored)  # (the metric's own: the kept one's are said)
+            repeats.append(scored)
+            repeat_findings += metric_findings
             alternatives.append({"gt_file": str(gt_file), "result_file": str(result_file) if result_file else None,
                                  "f1": scored["f1"], **({"error": error.format()} if error else {})})
             # a readable candidate before any unreadable one, whatever their figures
             preference = (error is None, *metric.preference(scored, settings))
             if best is None or preference > best.preference:  # the first on ties
                 best = _Candidate(gt_file, result_file, scored, metric_findings, preference)
+        if metric.has_result_repeats(settings):
+            best = best._replace(scored=metric.combined(repeats, settings), findings=repeat_findings)
         record["gt_file"] = str(best.gt_file)
         record["result_file"] = str(best.result_file) if best.result_file else None
         record.update(best.scored)
@@ -423,7 +429,8 @@ def score_paths(
                                               as_path(result_files[0]))]))
     else:
         pairing = pair(gt_files, result_files, alternatives=metric.has_alternatives(settings),
-                       result_variants=metric.has_result_variants(settings))
+                       result_variants=metric.has_result_variants(settings),
+                       result_repeats=metric.has_result_repeats(settings))
     metric.check_pairing(pairing, settings)
     pairing.pairs.joined = joined
     kept = _in_shard(pairing, shard)
