@@ -39,10 +39,15 @@ _ITALIC = re.compile(r"(\*|_)(.*?)\1")
 _SPACES = re.compile(r"\s+")
 
 
+_CHANGED = re.compile(r"[<*_\t\n\r\f\v\x1c-\x1f]|  ")  # what can change an ASCII text
+
+
 def normalise(text: str) -> str:
     """A text as the benchmark compares it: ``<br>`` a space, Markdown bold and
     italics and ``<b>``, ``<i>`` tags taken out, whitespace runs one space (not
     trimmed), NFC, typographic quotes, dashes and the micro sign made plain."""
+    if text.isascii() and _CHANGED.search(text) is None:
+        return text
     text = _BR.sub(" ", text)
     text = _BOLD_STARS.sub(r"\1", text)
     text = _BOLD_UNDERSCORES.sub(r"\1", text)
@@ -81,6 +86,9 @@ class PlacedCell(NamedTuple):
 
 def place(rows: list[list[CellSpec]]) -> list[PlacedCell]:
     """The cells of ``rows`` placed on the grid, in source order."""
+    if all(cell.rowspan == 1 and cell.colspan == 1 for row in rows for cell in row):  # (each at its own place)
+        return [PlacedCell(r, c, 1, 1, cell.text, cell.heading) for r, row in enumerate(rows)
+                for c, cell in enumerate(row)]
     placed: list[PlacedCell] = []
     active: list[int] = []  # per column: the rows a cell above still spans below this one
     for row_index, cells in enumerate(rows):
@@ -105,52 +113,104 @@ def place(rows: list[list[CellSpec]]) -> list[PlacedCell]:
     return placed
 
 
-class TableGrid:
+class NeighbourGrid:
     """A table's grid of placed cells and their relations. Cells are known by
     their first row and column, and relations are sets of those, iterated as
     the benchmark iterates them (the first of equally good neighbours is the
-    one its explanations name)."""
+    one its explanations name). Made of ``(row, col, last_row, last_col, text,
+    heading)`` tuples in source order (:meth:`of` makes one of placed cells);
+    ``rows``: the source's rows (those without cells of their own count)."""
 
-    def __init__(self, cells: list[PlacedCell], rows: int = 0):
-        self.text = {(cell.row, cell.col): cell.text for cell in cells}
-        self.headings = {(cell.row, cell.col) for cell in cells if cell.heading}
-        occupancy = self._occupancy(cells)
-        height = len(occupancy)
-        width = max((len(row) for row in occupancy), default=0)
-        source_height = max(height, rows)  # (rows of the source without cells of their own count there)
+    def __init__(self, cells, rows: int = 0):
+        self.text: dict[tuple[int, int], str] = {}
+        self.headings: set[tuple[int, int]] = set()
+        self._last: dict[tuple[int, int], tuple[int, int]] = {}
+        for row, col, last_row, last_col, text, heading in cells:
+            key = (row, col)
+            self.text[key] = text
+            self._last[key] = (last_row, last_col)
+            if heading:
+                self.headings.add(key)
+        self._rows = rows
+        self._occupied: list | None = None  # (laid out when a relation is first asked for)
+        self._found: dict[tuple[str, tuple[int, int]], set] = {}
+
+    @classmethod
+    def of(cls, cells: list[PlacedCell], rows: int = 0) -> NeighbourGrid:
+        return cls(((c.row, c.col, c.row + c.rowspan - 1, c.col + c.colspan - 1, c.text, c.heading) for c in cells),
+                   rows)
+
+    def _lay_out(self) -> None:
+        occupancy = self._occupancy()
+        self._height = len(occupancy)
+        self._width = width = max((len(row) for row in occupancy), default=0)
+        self._source_height = max(self._height, self._rows)
         for row in occupancy:
             row.extend([None] * (width - len(row)))
-        self.crashes = False
-        """Whether the benchmark's own reading of the table fails (a cell's rows
-        reach past the grid's: it indexes a row that is not there)."""
-        up, down, left, right = {}, {}, {}, {}
-        for cell in cells:
-            key = (cell.row, cell.col)
-            last_row, last_col = cell.row + cell.rowspan - 1, cell.col + cell.colspan - 1
-            if last_row >= source_height and (last_col + 1 < width or cell.col > 0):
-                self.crashes = True
-            rows = range(cell.row, min(last_row + 1, height))
-            right[key] = _first_each(key, ((occupancy[r][c] for c in range(last_col + 1, width)) for r in rows))
-            left[key] = _first_each(key, ((occupancy[r][c] for c in range(cell.col - 1, -1, -1)) for r in rows))
-            down[key] = _first_each(key, ((occupancy[r][c] for r in range(last_row + 1, height))
-                                          for c in range(cell.col, last_col + 1)))
-            up[key] = _first_each(key, ((occupancy[r][c] for r in range(cell.row - 1, -1, -1))
-                                        for c in range(cell.col, last_col + 1)))
-        self.up = {key: set(found) for key, found in up.items()}
-        self.down = {key: set(found) for key, found in down.items()}
-        self.left = {key: set(found) for key, found in left.items()}
-        self.right = {key: set(found) for key, found in right.items()}
+        self._occupied = occupancy
 
-    @staticmethod
-    def _occupancy(cells: list[PlacedCell]) -> list[list[tuple[int, int] | None]]:
+    @property
+    def crashes(self) -> bool:
+        """Whether the benchmark's own reading of the table fails: a cell's rows
+        reach past the last row (a later cell took them over) where it looks
+        beside it, and it indexes a row that is not there."""
+        if self._occupied is None:
+            self._lay_out()
+        return any(last_row >= self._source_height and (last_col + 1 < self._width or col > 0)
+                   for (_, col), (last_row, last_col) in self._last.items())
+
+    def up(self, key: tuple[int, int]) -> set:
+        return self._related("up", key)
+
+    def down(self, key: tuple[int, int]) -> set:
+        return self._related("down", key)
+
+    def left(self, key: tuple[int, int]) -> set:
+        return self._related("left", key)
+
+    def right(self, key: tuple[int, int]) -> set:
+        return self._related("right", key)
+
+    def _related(self, direction: str, key: tuple[int, int]) -> set:
+        """The cells next to ``key``'s in ``direction``: for each row (column) it spans, the first other cell."""
+        found = self._found.get((direction, key))
+        if found is None:
+            if self._occupied is None:
+                self._lay_out()
+            grid, height, width = self._occupied, self._height, self._width
+            (row, col), (last_row, last_col) = key, self._last[key]
+            rows = range(row, min(last_row + 1, height))
+            cols = range(col, last_col + 1)
+            if direction == "right":
+                lines = ((grid[r][c] for c in range(last_col + 1, width)) for r in rows)
+            elif direction == "left":
+                lines = ((grid[r][c] for c in range(col - 1, -1, -1)) for r in rows)
+            elif direction == "down":
+                lines = ((grid[r][c] for r in range(last_row + 1, height)) for c in cols)
+            else:
+                lines = ((grid[r][c] for r in range(row - 1, -1, -1)) for c in cols)
+            found = self._found[direction, key] = set(_first_each(key, lines))
+        return found
+
+    def _occupancy(self) -> list[list[tuple[int, int] | None]]:
         """Which cell holds each grid position (None: none), rows as many as the
         cells' spans reach, and a cell's rows below its first as placement left
         them to it (a later cell over the same column takes the rows after its own)."""
         occupancy: list[list[tuple[int, int] | None]] = []
+        if all(key == last for key, last in self._last.items()):  # (each cell its own place)
+            for key in self._last:
+                while len(occupancy) <= key[0]:
+                    occupancy.append([])
+                row = occupancy[key[0]]
+                if key[1] == len(row):
+                    row.append(key)
+                else:
+                    _put(row, key[1], key)
+            return occupancy
         spanning: dict[int, tuple[tuple[int, int], int]] = {}  # column -> (cell, rows it still takes)
-        by_row: dict[int, list[PlacedCell]] = {}
-        for cell in cells:
-            by_row.setdefault(cell.row, []).append(cell)
+        by_row: dict[int, list[tuple[int, int]]] = {}
+        for key in self._last:
+            by_row.setdefault(key[0], []).append(key)
         last = max(by_row, default=-1)
         row_index = 0
         while row_index <= last or any(rows for _, rows in spanning.values()):
@@ -159,23 +219,25 @@ class TableGrid:
                 if rows:
                     _put(row, col, key)
                     spanning[col] = (key, rows - 1)
-            for cell in by_row.get(row_index, ()):
-                for col in range(cell.col, cell.col + cell.colspan):
-                    _put(row, col, (cell.row, cell.col))
-                    spanning[col] = ((cell.row, cell.col), cell.rowspan - 1)
+            for key in by_row.get(row_index, ()):
+                last_row, last_col = self._last[key]
+                for col in range(key[1], last_col + 1):
+                    _put(row, col, key)
+                    spanning[col] = (key, last_row - key[0])
             occupancy.append(row)
             row_index += 1
         return occupancy
 
-    def _walk(self, start: tuple[int, int], relation: dict) -> set:
+    def _walk(self, start: tuple[int, int], relation) -> set:
         headings, ends = set(), set()
         to_visit = {start}
         while to_visit:
             current = to_visit.pop()
             if current in self.headings:
                 headings.add(current)
-            if relation.get(current):
-                to_visit |= relation[current]
+            related = relation(current)
+            if related:
+                to_visit |= related
             else:
                 ends.add(current)
         headings -= {start}
@@ -208,8 +270,8 @@ def _first_each(own, lines) -> set:
 
 # -- pipe tables -----------------------------------------------------------------------------
 
-def pipe_tables(text: str) -> list[list[list[CellSpec]]]:
-    """The page's pipe tables, each as its rows of cells (headings: the first row and column)."""
+def pipe_tables(text: str) -> list[list[list[str]]]:
+    """The page's pipe tables, each as its rows of cell texts (headings: the first row and column)."""
     tables = []
     block: list[str] = []
     for line in [*text.strip().split("\n"), ""]:  # (a line without a pipe ends the last table too)
@@ -219,8 +281,7 @@ def pipe_tables(text: str) -> list[list[list[CellSpec]]]:
         if len(block) >= 2:
             rows = _pipe_rows(block)
             if rows:
-                tables.append([[CellSpec(cell, 1, 1, r == 0 or c == 0) for c, cell in enumerate(row)]
-                               for r, row in enumerate(rows)])
+                tables.append(rows)
         block = []
     return tables
 
@@ -402,6 +463,8 @@ def html_tables(text: str) -> list[list[list[CellSpec]]]:
     """Every ``<table>`` of the page, in document order (nested ones too, after
     the table holding them), as its rows of cells: every ``<tr>`` under it (those
     of tables inside it too), each row's ``<th>`` and ``<td>`` children."""
+    if "<table" not in text.lower():  # (no element of that name can start without that tag)
+        return []
     builder = _TreeBuilder()
     builder.feed(text)
     builder.close()
@@ -434,10 +497,15 @@ def _under(element: _Element, name: str) -> bool:
     return False
 
 
-class PageTable(NamedTuple):
-    """A table of a page: its cells placed, its source's rows, and whether it is a pipe table."""
+Spans = tuple[int, int, int, int, str, bool]
+"""A cell as :class:`NeighbourGrid` takes it: row, column, last row, last column, text, heading."""
 
-    cells: list[PlacedCell]
+
+class PageTable(NamedTuple):
+    """A table of a page: its cells placed (:data:`Spans`, in source order), its
+    source's rows, and whether it is a pipe table."""
+
+    cells: list[Spans]
     rows: int
     piped: bool
 
@@ -445,6 +513,8 @@ class PageTable(NamedTuple):
 def page_tables(text: str) -> list[PageTable]:
     """The page's tables placed (those without a cell left out): its pipe
     tables, then its HTML tables."""
-    found = [PageTable(place(rows), len(rows), True) for rows in pipe_tables(text)]
-    found += [PageTable(place(rows), len(rows), False) for rows in html_tables(text)]
+    found = [PageTable([(r, c, r, c, cell, r == 0 or c == 0) for r, row in enumerate(rows)
+                        for c, cell in enumerate(row)], len(rows), True) for rows in pipe_tables(text)]
+    found += [PageTable([(c.row, c.col, c.row + c.rowspan - 1, c.col + c.colspan - 1, c.text, c.heading)
+                         for c in place(rows)], len(rows), False) for rows in html_tables(text)]
     return [table for table in found if table.cells]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from ..diagnostics import Diagnostics
 from ..model import Document, Region, Table, make_cell
-from ..olmocr_tables import TableGrid, page_tables
+from ..olmocr_tables import NeighbourGrid, page_tables
 from ..options import ReadOptions
 from .declarations import DECLARED
 
@@ -40,11 +40,12 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
         found = []
     pipes = 0
     for number, table in enumerate(found):
-        cells = [make_cell(c.row, c.col, c.row + c.rowspan - 1, c.col + c.colspan - 1, c.text, header=c.heading)
-                 for c in table.cells]
+        cells = [make_cell(row, col, last_row, last_col, text, header=heading)
+                 for row, col, last_row, last_col, text, heading in table.cells]
         doc.tables.append(Table(id=number, regions=[Region(id=0, page=page, cells=cells)]))
         pipes += table.piped
-        if not doc.metadata.get("olmocr_fails") and TableGrid(table.cells, table.rows).crashes:
+        if (not doc.metadata.get("olmocr_fails") and not table.piped
+                and NeighbourGrid(table.cells, table.rows).crashes):  # (a pipe table has no spans to reach past)
             doc.metadata["olmocr_fails"] = (f"table {number + 1}: a cell spans rows that a later cell took over, "
                                            "past the table's last row (IndexError)")
     doc.metadata["olmocr_pipe_tables"] = str(pipes)

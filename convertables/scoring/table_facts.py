@@ -26,7 +26,7 @@ import json
 from typing import Iterable, Iterator, Mapping
 
 from ..diagnostics import Diagnostic, Severity
-from ..olmocr_tables import PlacedCell, TableGrid, normalise
+from ..olmocr_tables import NeighbourGrid, normalise
 from .metric import Metric, Scored, ScoreSettings
 from .presentation import Rows, Summary, notes, problem, title, warnings_field
 
@@ -42,13 +42,23 @@ class _Page:
     cells' normalised texts worked out once."""
 
     def __init__(self, result):
-        self.grids: list[tuple[TableGrid, dict, bool]] = []
+        self.grids: list[tuple[NeighbourGrid, dict, dict, bool]] = []
+        """Each table's grid, its cells' normalised texts, the cells of each text, and whether it is a pipe table."""
         pipes = int(result.metadata.get("olmocr_pipe_tables", "0"))
+        known: dict[str, str] = {}  # (a page's texts repeat: numbers, empty cells)
         for number, table in enumerate(result.tables):
-            cells = [PlacedCell(c.start_row, c.start_col, c.row_span, c.col_span, c.content or "", c.header)
-                     for region in table.regions for c in region.cells]
-            grid = TableGrid(cells)
-            self.grids.append((grid, {key: normalise(text) for key, text in grid.text.items()}, number < pipes))
+            grid = NeighbourGrid((c.start_row, c.start_col, c.end_row, c.end_col, c.content or "", c.header)
+                             for region in table.regions for c in region.cells)
+            texts = {}
+            for key, text in grid.text.items():
+                normalised = known.get(text)
+                if normalised is None:
+                    normalised = known[text] = normalise(text)
+                texts[key] = normalised
+            by_text: dict[str, list] = {}
+            for key, text in texts.items():
+                by_text.setdefault(text, []).append(key)
+            self.grids.append((grid, texts, by_text, number < pipes))
 
 
 def _near(expected: str, max_diffs: int) -> float:
@@ -63,16 +73,19 @@ def run_test(test: dict, page: _Page) -> tuple[bool, str]:
     max_diffs = test.get("max_diffs", 0)
     facts = [(key, expected) for key in FACTS if (expected := normalise(test.get(key) or ""))]
     threshold = _near(cell, max_diffs)
-    grids = [(grid, texts) for grid, texts, piped in page.grids
+    grids = [(grid, texts, by_text) for grid, texts, by_text, piped in page.grids
              if not (piped and test.get("ignore_markdown_tables"))]
     if not grids:
         return False, "No tables found in the content"
     reasons: list[str] = []
-    for grid, texts in grids:
-        relations = {"up": grid.up.__getitem__, "down": grid.down.__getitem__, "left": grid.left.__getitem__,
-                     "right": grid.right.__getitem__, "left_heading": grid.left_headings,
-                     "top_heading": grid.top_headings}
-        for key in [key for key, text in texts.items() if ratio(cell, text) / 100.0 >= threshold]:
+    for grid, texts, by_text in grids:
+        relations = {"up": grid.up, "down": grid.down, "left": grid.left, "right": grid.right,
+                     "left_heading": grid.left_headings, "top_heading": grid.top_headings}
+        if threshold == 1.0:  # (a ratio of 1 is equal texts: found by the text)
+            matches = by_text.get(cell, ())
+        else:
+            matches = [key for key, text in texts.items() if ratio(cell, text) / 100.0 >= threshold]
+        for key in matches:
             failed = []
             for fact, expected in facts:
                 best, best_text, holds = 0, None, False

@@ -14,7 +14,7 @@ from convertables import read_documents
 from convertables.cli import app
 from convertables.diagnostics import Diagnostics
 from convertables.formats.olmocr_markdown import read as read_page
-from convertables.olmocr_tables import TableGrid, html_tables, normalise, page_tables, pipe_tables, place
+from convertables.olmocr_tables import NeighbourGrid, html_tables, normalise, page_tables, pipe_tables, place
 from convertables.scoring.table_facts import _Page, run_test
 
 CASES = Path(__file__).resolve().parents[1] / "cases" / "olmocr"
@@ -150,10 +150,11 @@ def test_normalise_as_the_benchmark():
 
 def test_pipe_tables_by_the_benchmarks_rules():
     text = "intro | with a pipe\nno pipe\n| a | b |\n|---|---|\n| 1 | 2 | 3 |\n|---|\n\n| lone |\n"
-    tables = pipe_tables(text)
-    assert len(tables) == 1  # (a single line with a pipe is no table)
-    assert [[c.text for c in row] for row in tables[0]] == [["a", "b"], ["1", "2", "3"]]
-    assert [[c.heading for c in row] for row in tables[0]] == [[True, True], [True, False, False]]
+    assert pipe_tables(text) == [[["a", "b"], ["1", "2", "3"]]]  # (a single line with a pipe is no table)
+    (table,) = page_tables(text)
+    assert [(row, col, heading) for row, col, _, _, _, heading in table.cells] == [
+        (0, 0, True), (0, 1, True), (1, 0, True), (1, 1, False), (1, 2, False)]
+    assert table.piped and table.rows == 2
 
 
 def test_html_cells_left_open_nest_as_beautifulsoup_builds_them():
@@ -169,9 +170,9 @@ def test_spans_neighbours_and_headings():
     cells = place(rows)
     assert [(c.row, c.col, c.rowspan, c.colspan) for c in cells] == [
         (0, 0, 2, 1), (0, 1, 1, 2), (1, 1, 1, 1), (1, 2, 1, 1), (2, 0, 1, 1), (2, 1, 1, 1), (2, 2, 1, 1)]
-    grid = TableGrid(cells)
-    assert grid.down[(0, 1)] == {(1, 1), (1, 2)} and grid.up[(2, 0)] == {(0, 0)}
-    assert grid.left[(1, 1)] == {(0, 0)} and grid.right[(0, 0)] == {(0, 1), (1, 1)}
+    grid = NeighbourGrid.of(cells)
+    assert grid.down((0, 1)) == {(1, 1), (1, 2)} and grid.up((2, 0)) == {(0, 0)}
+    assert grid.left((1, 1)) == {(0, 0)} and grid.right((0, 0)) == {(0, 1), (1, 1)}
     assert grid.top_headings((2, 2)) == {(1, 2), (0, 1)}
     assert grid.left_headings((2, 2)) == {(2, 0)}  # no heading on the way: where the walk ends
     assert grid.left_headings((1, 2)) == {(1, 1), (0, 0)}
