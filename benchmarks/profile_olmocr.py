@@ -9,7 +9,7 @@ folder holding the ``olmocr`` package, with rapidfuzz, fuzzysearch, beautifulsou
 tqdm, pypdf and numpy installed in ``--official-python``'s environment, or
 ``OLMOCR_PYTHON``), run in a subprocess from where it lies: nothing of it is part of
 this project. Both score the same test file and Markdown pages (by default the
-hand-made ones of tests/cases/olmocr), copied ``--copies`` times under new names so
+hand-made ones of tests/data/olmocr), copied ``--copies`` times under new names so
 that the run is long enough to time. Printed: the CPU seconds of each (the
 subprocess's, from the children's resource usage), the ratio, and whether every
 verdict agrees. Without the evaluator only convertables is timed.
@@ -28,7 +28,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CASES = ROOT / "tests" / "cases" / "olmocr"
+CASES = ROOT / "tests" / "data" / "olmocr"
 
 OFFICIAL = """
 import contextlib, io, json, sys

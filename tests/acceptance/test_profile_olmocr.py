@@ -17,7 +17,7 @@ from convertables.formats.olmocr_markdown import read as read_page
 from convertables.olmocr_tables import NeighbourGrid, html_tables, normalise, page_tables, pipe_tables, place
 from convertables.scoring.table_facts import _Page, run_test
 
-CASES = Path(__file__).resolve().parents[1] / "cases" / "olmocr"
+CASES = Path(__file__).resolve().parents[1] / "data" / "olmocr"
 
 
 def _run(*arguments: str) -> dict:
@@ -50,7 +50,7 @@ def test_the_corpus_tests_pass_and_fail_as_olmocr_bench_decided(corpus):
 
 
 # olmOCR-bench (github.com/allenai/olmocr at f7cfe4c2, benchmark.py's evaluate_candidate with force=True,
-# rapidfuzz 3.14.6, beautifulsoup4 4.15.0) on tests/cases/olmocr: the tests that fail (the other 33 of 48 pass).
+# rapidfuzz 3.14.6, beautifulsoup4 4.15.0) on tests/data/olmocr: the tests that fail (the other 33 of 48 pass).
 OFFICIAL_FAILED = {"alpha_02", "alpha_04", "alpha_12", "crash_01", "missing_01", "multi_04", "multi_05", "multi_06",
                    "multi_08", "near_02", "near_04", "near_12", "notables_01", "spans_11", "spans_12"}
 OFFICIAL_EXPLANATIONS = {
