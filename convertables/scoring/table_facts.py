@@ -25,6 +25,8 @@ from __future__ import annotations
 import json
 from typing import Iterable, Iterator, Mapping
 
+from rapidfuzz.fuzz import ratio
+
 from ..diagnostics import Diagnostic, Severity
 from ..olmocr_tables import NeighbourGrid, normalise
 from .metric import Metric, Scored, ScoreSettings
@@ -67,8 +69,6 @@ def _near(expected: str, max_diffs: int) -> float:
 
 def run_test(test: dict, page: _Page) -> tuple[bool, str]:
     """Whether the test passes on the page, and the benchmark's explanation where it fails."""
-    from rapidfuzz.fuzz import ratio
-
     cell = normalise(test["cell"])
     max_diffs = test.get("max_diffs", 0)
     facts = [(key, expected) for key in FACTS if (expected := normalise(test.get(key) or ""))]
@@ -150,16 +150,21 @@ class TableFactsMetric(Metric):
             outcomes = [run_test(test, page) for test in tests]
         records = [{"id": test["id"], "passed": passed, "repeats_passed": int(passed), "repeats": 1,
                     **({} if passed else {"explanation": why})} for test, (passed, why) in zip(tests, outcomes)]
-        return Scored(_page_record(records, 1), findings)
+        record = _page_record(records, 1)
+        if unreadable:
+            record["unreadable"] = True  # (the benchmark explains a test by the repeats it could read)
+        return Scored(record, findings)
 
     def combined(self, records: list[dict], settings: ScoreSettings) -> dict:
         """One page's record from those of its repeats (each a record of :meth:`score`)."""
         tests = []
+        read = [not record.get("unreadable") for record in records]
         for outcomes in zip(*(record["tests"] for record in records)):
             passed = sum(outcome["repeats_passed"] for outcome in outcomes)
             test = {"id": outcomes[0]["id"], "passed": passed / len(outcomes) > 0.5, "repeats_passed": passed,
                     "repeats": len(outcomes)}
-            explanation = next((o["explanation"] for o in outcomes if "explanation" in o), None)
+            readable_first = sorted(zip(outcomes, read), key=lambda pair: not pair[1])
+            explanation = next((o["explanation"] for o, _ in readable_first if "explanation" in o), None)
             if explanation is not None:
                 test["explanation"] = explanation
             tests.append(test)

@@ -127,6 +127,32 @@ def test_a_test_line_that_is_no_json_is_an_error_naming_the_line(tmp_path):
     assert ":2:" in records["b_pg1"]["error"] or "line 2" in records["b_pg1"]["error"]
 
 
+def test_a_repeat_that_cannot_be_read_counts_failed(tmp_path):
+    # olmOCR-bench (as above) on these files: b1 fails (1 of 3 repeats), b2 and s1 pass; b1's explanation is
+    # that of the repeat it read and failed on.
+    tests = tmp_path / "t.jsonl"
+    tests.write_text('{"pdf": "bad.pdf", "page": 1, "id": "b1", "type": "table", "cell": "1", "right": "2"}\n'
+                     '{"pdf": "bad.pdf", "page": 1, "id": "b2", "type": "table", "cell": "A", "down": "1"}\n'
+                     '{"pdf": "sub.pdf", "page": "2", "id": "s1", "type": "table", "cell": "9", "up": "X", '
+                     '"checked": "verified", "url": null, "max_diffs": 0}\n', encoding="utf-8")
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    (pages / "bad_pg1_repeat1.md").write_bytes(b"| A | B |\n|---|---|\n| 1 | 2 |\n")
+    (pages / "bad_pg1_repeat2.md").write_bytes(b"| A | B |\n|---|---|\n| 1 | \xff |\n")
+    (pages / "bad_pg1_repeat3.md").write_bytes(b"| A | B |\n|---|---|\n| 1 | 3 |\n")
+    (pages / "sub_pg2_repeat1.md").write_bytes(b"| X |\n|---|\n| 9 |\n")
+    out = CliRunner().invoke(app, ["score", "--gt", str(tests), "--result", str(pages), "--profile", "olmocr",
+                                   "--format", "json", "--jobs", "1"])
+    assert out.exit_code == 1  # (the unreadable file is an error of the run)
+    report = json.loads(out.stdout)
+    found = _tests(report)
+    assert {k: (t["passed"], t["repeats_passed"], t["repeats"]) for k, t in found.items()} == {
+        "b1": (False, 1, 3), "b2": (True, 2, 3), "s1": (True, 1, 1)}
+    assert found["b1"]["explanation"] == ("Found cells matching '1' but relationships were not satisfied: Cell "
+                                          "compared to 'None' doesn't match expected '2' (best similarity: 0.00)")
+    assert "olmocr-not-utf8" in report["documents"][0]["error"]
+
+
 # -- the parts ----------------------------------------------------------------------------------
 
 def test_test_files_are_read_a_page_a_document_even_interleaved(tmp_path):
