@@ -23,7 +23,7 @@ mean over tests of the share of repeats each passes beside it.
 from __future__ import annotations
 
 import json
-from typing import Iterable, Iterator, Mapping
+from typing import Iterable, Iterator, Mapping, NamedTuple
 
 from rapidfuzz.fuzz import ratio
 
@@ -44,13 +44,14 @@ class _Page:
     cells' normalised texts worked out once."""
 
     def __init__(self, result):
-        self.grids: list[tuple[NeighbourGrid, dict, dict, bool]] = []
-        """Each table's grid, its cells' normalised texts, the cells of each text, and whether it is a pipe table."""
+        self.grids: list[tuple[dict, dict, dict, bool]] = []
+        """Each table's cells' normalised texts, the cells of each text, its relations by the facts' names
+        (each a function of a cell), and whether it is a pipe table."""
         pipes = int(result.metadata.get("olmocr_pipe_tables", "0"))
         known: dict[str, str] = {}  # (a page's texts repeat: numbers, empty cells)
         for number, table in enumerate(result.tables):
             grid = NeighbourGrid((c.start_row, c.start_col, c.end_row, c.end_col, c.content or "", c.header)
-                             for region in table.regions for c in region.cells)
+                                 for region in table.regions for c in region.cells)
             texts = {}
             for key, text in grid.text.items():
                 normalised = known.get(text)
@@ -60,36 +61,49 @@ class _Page:
             by_text: dict[str, list] = {}
             for key, text in texts.items():
                 by_text.setdefault(text, []).append(key)
-            self.grids.append((grid, texts, by_text, number < pipes))
+            relations = {"up": grid.up, "down": grid.down, "left": grid.left, "right": grid.right,
+                         "left_heading": grid.left_headings, "top_heading": grid.top_headings}
+            self.grids.append((texts, by_text, relations, number < pipes))
 
 
 def _near(expected: str, max_diffs: int) -> float:
     return max(0.5, 1.0 - max_diffs / (len(expected) if len(expected) > 0 else 1))
 
 
-def run_test(test: dict, page: _Page) -> tuple[bool, str]:
-    """Whether the test passes on the page, and the benchmark's explanation where it fails."""
+class _Test(NamedTuple):
+    """A test as it is run: its texts normalised, its threshold worked out."""
+
+    cell: str
+    facts: list[tuple[str, str, float]]
+    """(fact, expected text, its threshold), the facts with a text, in :data:`FACTS`' order."""
+    threshold: float
+    ignore_markdown_tables: bool
+
+
+def prepared(test: dict) -> _Test:
     cell = normalise(test["cell"])
     max_diffs = test.get("max_diffs", 0)
-    facts = [(key, expected) for key in FACTS if (expected := normalise(test.get(key) or ""))]
-    threshold = _near(cell, max_diffs)
-    grids = [(grid, texts, by_text) for grid, texts, by_text, piped in page.grids
-             if not (piped and test.get("ignore_markdown_tables"))]
+    facts = [(key, expected, _near(expected, max_diffs)) for key in FACTS
+             if (expected := normalise(test.get(key) or ""))]
+    return _Test(cell, facts, _near(cell, max_diffs), bool(test.get("ignore_markdown_tables")))
+
+
+def run_test(test: dict | _Test, page: _Page) -> tuple[bool, str]:
+    """Whether the test passes on the page, and the benchmark's explanation where it fails."""
+    cell, facts, threshold, ignore_pipes = test if isinstance(test, _Test) else prepared(test)
+    grids = [grid for grid in page.grids if not (grid[3] and ignore_pipes)]
     if not grids:
         return False, "No tables found in the content"
     reasons: list[str] = []
-    for grid, texts, by_text in grids:
-        relations = {"up": grid.up, "down": grid.down, "left": grid.left, "right": grid.right,
-                     "left_heading": grid.left_headings, "top_heading": grid.top_headings}
+    for texts, by_text, relations, _ in grids:
         if threshold == 1.0:  # (a ratio of 1 is equal texts: found by the text)
             matches = by_text.get(cell, ())
         else:
             matches = [key for key, text in texts.items() if ratio(cell, text) / 100.0 >= threshold]
         for key in matches:
             failed = []
-            for fact, expected in facts:
+            for fact, expected, near in facts:
                 best, best_text, holds = 0, None, False
-                near = _near(expected, max_diffs)
                 for other in relations[fact](key):
                     similarity = ratio(expected, texts[other]) / 100.0
                     if similarity > best:
@@ -132,7 +146,7 @@ class TableFactsMetric(Metric):
         return [d for d in findings if d.severity is not Severity.INFO and d.code.startswith("olmocr")]
 
     def score(self, gt, result, settings: ScoreSettings, unreadable: bool = False, gt_file=None) -> dict:
-        tests = json.loads(gt.metadata.get("olmocr_tests", "[]"))
+        tests = _tests_of(gt)
         findings = []
         if result is None:
             why = "its Markdown cannot be read" if unreadable else MISSING
@@ -147,7 +161,7 @@ class TableFactsMetric(Metric):
             findings.append(Diagnostic("olmocr-benchmark-fails", Severity.WARNING, why + "; its tests fail here"))
         else:
             page = _Page(result)
-            outcomes = [run_test(test, page) for test in tests]
+            outcomes = [run_test(test, page) for test in _prepared_tests(gt)]
         records = [{"id": test["id"], "passed": passed, "repeats_passed": int(passed), "repeats": 1,
                     **({} if passed else {"explanation": why})} for test, (passed, why) in zip(tests, outcomes)]
         record = _page_record(records, 1)
@@ -224,6 +238,29 @@ class TableFactsMetric(Metric):
             yield [record["document"], record["gt_file"], record["result_file"] or "", record.get("test_count", ""),
                    record.get("passed", ""), record.get("repeats", ""), record.get("pass_rate", ""), failed,
                    problem(record), warnings_field(record)]
+
+
+# A page's tests, read and prepared once for all its repeats (the same text each time: its hash is kept).
+_TESTS: dict[str, tuple[list[dict], list[_Test]]] = {}
+
+
+def _read_tests(gt) -> tuple[list[dict], list[_Test]]:
+    text = gt.metadata.get("olmocr_tests", "[]")
+    found = _TESTS.get(text)
+    if found is None:
+        if len(_TESTS) > 16:
+            _TESTS.clear()
+        tests = json.loads(text)
+        found = _TESTS[text] = (tests, [prepared(test) for test in tests])
+    return found
+
+
+def _tests_of(gt) -> list[dict]:
+    return _read_tests(gt)[0]
+
+
+def _prepared_tests(gt) -> list[_Test]:
+    return _read_tests(gt)[1]
 
 
 def _page_record(tests: list[dict], repeats: int) -> dict:
