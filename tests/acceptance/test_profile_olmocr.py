@@ -220,3 +220,18 @@ def test_run_test_checks_every_matching_cell_of_every_table():
     assert run_test({"cell": "Ann", "right": "7", "ignore_markdown_tables": True}, page)[0] is False
     assert run_test({"cell": "Anne", "max_diffs": 1}, page) == (True, "")
     assert run_test({"cell": "Bob"}, page) == (False, "No cell matching 'Bob' found in any table with threshold 1.0")
+
+
+def test_repeats_are_paired_with_their_page_in_the_order_of_their_numbers():
+    from convertables.containers import MemberRef
+    from convertables.scoring.pairing import pair
+
+    gt = [MemberRef(Path("t.jsonl"), "olmocr-tests", name, 0, 1, 1) for name in ("doc_pg1", "doc_pg2", "other_pg1")]
+    results = ["r/doc_pg1_repeat10.md", "r/doc_pg1_repeat2.md", "r/doc_pg1.md", "r/doc_pg2_repeat1.md",
+               "r/doc_pg12_repeat1.md"]
+    pairing = pair(gt, results, alternatives=False, result_repeats=True)
+    by_page = {p.document: [str(f) for f in p.result_files] for p in pairing.pairs}
+    assert by_page == {"doc_pg1": ["r/doc_pg1_repeat2.md", "r/doc_pg1_repeat10.md"],
+                       "doc_pg2": ["r/doc_pg2_repeat1.md"], "other_pg1": ["None"]}
+    assert [str(p) for p in pairing.unpaired_gt] == ["t.jsonl#other_pg1"]
+    assert sorted(pairing.unpaired_results) == ["r/doc_pg1.md", "r/doc_pg12_repeat1.md"]
