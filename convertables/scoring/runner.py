@@ -170,14 +170,16 @@ def score_pair(pair_: DocumentPair, settings: ScoreSettings, explain: bool = Fal
             preference = (error is None, *metric.preference(scored, settings))
             if best is None or preference > best.preference:  # the first on ties
                 best = _Candidate(gt_file, result_file, scored, metric_findings, preference)
-        if metric.has_result_repeats(settings):
-            best = best._replace(scored=metric.combined(repeats, settings), findings=repeat_findings)
+        repeated = metric.has_result_repeats(settings)
+        if repeated:  # (the document's record is all its repeats', named by its first)
+            best = best._replace(gt_file=pair_.gt_files[0], result_file=pair_.result_files[0],
+                                 scored=metric.combined(repeats, settings), findings=repeat_findings)
         record["gt_file"] = str(best.gt_file)
         record["result_file"] = str(best.result_file) if best.result_file else None
         record.update(best.scored)
         record["counted"] = True
         if len(alternatives) > 1:
-            record["alternatives"] = alternatives
+            record["repeat_files" if repeated else "alternatives"] = alternatives
         where = record["result_file"] or record["gt_file"]  # (the metric's findings about the result name none)
         _record_findings(record, problems, [*metric.reading_findings(candidates.findings, settings),
                                  *(d if d.file else replace(d, file=where) for d in best.findings)])
