@@ -41,6 +41,7 @@ FORMAT_MODULES = (
     "pubtables1m",
     "canonical_json",
     "opendataloader_markdown",  # never claims a file: named by --result-format or a profile
+    "olmocr_markdown",  # never claims a file: named by --result-format or a profile
     "latex",  # its sniffer wants a backslash first: no other format's file starts so
     "delimited",  # csv: no sniffer claims its files; recognised by suffix
     "docai",
@@ -49,6 +50,7 @@ FORMAT_MODULES = (
     "docling",
     "pubtabnet",
     "pubtabnet_html",
+    "olmocr_tests",
     "pagexml",
     "scitsr",
     "doctags",

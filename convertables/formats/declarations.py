@@ -149,6 +149,13 @@ DECLARED: dict[str, Format] = {
         "opendataloader_markdown", "opendataloader-markdown", "Markdown pages as opendataloader-bench finds their "
         "tables (pipe tables made HTML by its rules, every <table>); chosen by name", (".md",), ("structure",),
         options=(PAGE, CELL_PLACEMENT), reads_files_of=("markdown", "html")),
+    "olmocr_markdown": _declare(
+        "olmocr_markdown", "olmocr-markdown", "Markdown pages as olmOCR-bench finds their tables (pipe tables, "
+        "every <table> as Python's html.parser and beautifulsoup build it); chosen by name", (".md",),
+        ("structure",), options=(PAGE,), reads_files_of=("markdown", "html")),
+    "olmocr_tests": _declare("olmocr_tests", "olmocr-tests", "olmOCR-bench's test files (JSON Lines, a test a "
+                             "line; a document a page its table tests name)", (".jsonl",), ("structure",),
+                             container=True),
     "latex": _declare("latex", "latex", "LaTeX tabular environments (arXiv, OmniDocBench, vision-language models)",
                       (".tex", ".latex"), ("structure",), writes=True, options=(PAGE,),
                       holds=frozenset({"text", "spans", "blank"})),

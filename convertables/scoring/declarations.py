@@ -137,5 +137,6 @@ DECLARED = (
     MetricDeclaration("teds", ("pubtabnet",), TEDS_SETTINGS, _SCORING + "teds"),
     MetricDeclaration("grits", ("pubtables1m",), GRITS_SETTINGS, _SCORING + "grits"),
     MetricDeclaration("table-accuracy", ("unstructured",), TABLE_ACCURACY_SETTINGS, _SCORING + "table_accuracy"),
+    MetricDeclaration("table-facts", ("olmocr",), (), _SCORING + "table_facts"),
 )
 """The built-in metrics, in the order listed (``metric.METRIC_MODULES``' order)."""

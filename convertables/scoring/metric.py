@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from .pairing import Pairing
     from .presentation import Summary
 
-METRIC_MODULES = ("structure", "region", "marmot", "ctdar", "teds", "grits", "table_accuracy")
+METRIC_MODULES = ("structure", "region", "marmot", "ctdar", "teds", "grits", "table_accuracy", "table_facts")
 """The modules of ``convertables.scoring`` that declare metrics (``METRICS``), in the order listed."""
 
 
@@ -108,6 +108,16 @@ class Metric:
     def has_result_variants(self, settings: ScoreSettings) -> bool:
         """Whether results named ``PMC1_1``, ``PMC1_2`` are variants of ``PMC1``'s."""
         return False
+
+    def has_result_repeats(self, settings: ScoreSettings) -> bool:
+        """Whether results named ``doc_pg1_repeat1``, ``doc_pg1_repeat2`` are
+        repeats of ``doc_pg1``'s: each is scored, and :meth:`combined` makes the
+        document's record of them all."""
+        return False
+
+    def combined(self, records: list[dict], settings: ScoreSettings) -> dict:
+        """A document's record from its repeats' records (:meth:`has_result_repeats`)."""
+        raise NotImplementedError
 
     def preference(self, record: dict, settings: ScoreSettings) -> tuple:
         """Of a document's candidates (alternatives, variants), the one with the

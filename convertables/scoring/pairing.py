@@ -24,6 +24,7 @@ from ..inputs import model_of  # noqa: F401 (pairing's names' rule, defined wher
 
 _ALTERNATIVE = re.compile(r"^(.*\d)([ab])$")
 _VARIANT = re.compile(r"^(.+)_([0-9]+)$")
+_REPEAT = re.compile(r"^(.+)_repeat([0-9]+)$")
 
 
 def source_name(source) -> str:
@@ -173,15 +174,20 @@ class Pairing:
 
 
 def pair(gt_files: Sequence, result_files: Sequence, alternatives: bool = True,
-         result_variants: bool = False) -> Pairing:
+         result_variants: bool = False, result_repeats: bool = False) -> Pairing:
     """Each ground-truth document with its result. ``alternatives``: the ICDAR
     2013 convention that ``eu-009a`` and ``eu-009b`` are two ground truths of one
     PDF (other competitions' names may end so by chance: each is a document).
     ``result_variants``: the biomedical benchmark's convention that results
     ``PMC1_1``, ``PMC1_2``... are variants of ``PMC1``'s (a name that is itself a
     ground truth's is not a variant); they are tried after ``PMC1``'s own result,
-    in the order of their numbers. Files are given as paths (text or Path) or
-    containers' members; the pairs' files are Paths (or members)."""
+    in the order of their numbers. ``result_repeats``: olmOCR's convention that
+    results ``doc_pg1_repeat1``, ``doc_pg1_repeat2``... are repeats of the
+    document ``doc_pg1``: they are its candidates, in the order of their numbers
+    (a result named ``doc_pg1`` itself is none). Files are given as paths (text
+    or Path) or containers' members; the pairs' files are Paths (or members)."""
+    if result_repeats:
+        return _pair_repeats(gt_files, result_files)
     base_of = alternative_base if alternatives else str
     results = KeyIndex(result_files, document_key)
     bases = KeyIndex(gt_files, lambda path: base_of(document_key(path)))
@@ -227,6 +233,30 @@ def pair(gt_files: Sequence, result_files: Sequence, alternatives: bool = True,
             as_path(result_files[results.get(first)]),
             [as_path(result_files[results.get(k)]) if k else None for _, k in tried],
         ))
+    pairing.unpaired_results = [result_files[i] for i in results.firsts() if not used[i]] + [
+        result_files[i] for i in results.duplicates()]
+    return pairing
+
+
+def _pair_repeats(gt_files: Sequence, result_files: Sequence) -> Pairing:
+    results = KeyIndex(result_files, document_key)
+    repeats: dict[str, list[tuple[int, str, str]]] = {}
+    for key in results.names():
+        match = _REPEAT.match(key)
+        if match:
+            digits = match.group(2).lstrip("0")
+            repeats.setdefault(match.group(1), []).append((len(digits), digits, key))
+    pairing = Pairing(Pairs(gt_files=gt_files, result_files=result_files))
+    used = bytearray(len(result_files))
+    for path in gt_files:
+        found = [results.get(key) for *_, key in sorted(repeats.get(document_key(path), ()))]
+        for index in found:
+            used[index] = 1
+        if not found:
+            pairing.unpaired_gt.append(path)
+        files = [as_path(result_files[index]) for index in found]
+        pairing.pairs.append_whole(DocumentPair(document_key(path), [as_path(path)] * max(1, len(files)),
+                                                files[0] if files else None, files))
     pairing.unpaired_results = [result_files[i] for i in results.firsts() if not used[i]] + [
         result_files[i] for i in results.duplicates()]
     return pairing

@@ -53,6 +53,14 @@ PROFILES: dict[str, Profile] = {profile.name: profile for profile in (
         "of the page alone; total's are compute_grits() over all pages, page_mean's its "
         "compute_mean_grits_per_sample(); invalid_result_tables its num_invalid_pred_tables",
     ),
+    Profile(
+        "olmocr", "olmOCR-bench (olmocr/bench/tests.py, TableTest; benchmark.py): its table tests, passed or failed, "
+        "on a page's Markdown repeats", "table-facts",
+        {"gt_format": "olmocr-tests", "result_format": "olmocr-markdown"},
+        "each test's passed is the benchmark's verdict (more than half of the page's repeats pass it), its "
+        "explanation the benchmark's; total's pass_rate is the benchmark's score of the test file (its "
+        "'Results by JSONL file'), repeat_mean its 'table: average pass rate'",
+    ),
 )}
 """The profiles by name."""
 

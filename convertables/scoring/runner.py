@@ -151,6 +151,8 @@ def score_pair(pair_: DocumentPair, settings: ScoreSettings, explain: bool = Fal
     try:
         best = None
         alternatives = []
+        repeats: list[dict] = []  # (each candidate's record and findings, where the metric combines them)
+        repeat_findings: list[Diagnostic] = []
         candidates = _CandidateFiles(metric, settings.result_format, pair_.joined, settings.gt_format,
                                      metric.reading(settings))
         for gt_file, result_file in zip(pair_.gt_files, pair_.result_files):
@@ -165,18 +167,24 @@ def score_pair(pair_: DocumentPair, settings: ScoreSettings, explain: bool = Fal
                 record["skipped"] = metric.no_result
                 return ScoredDocument(record, problems)
             scored, metric_findings = _taken_apart(scored)  # (the metric's own: the kept one's are said)
+            repeats.append(scored)
+            repeat_findings += metric_findings
             alternatives.append({"gt_file": str(gt_file), "result_file": str(result_file) if result_file else None,
                                  "f1": scored["f1"], **({"error": error.format()} if error else {})})
             # a readable candidate before any unreadable one, whatever their figures
             preference = (error is None, *metric.preference(scored, settings))
             if best is None or preference > best.preference:  # the first on ties
                 best = _Candidate(gt_file, result_file, scored, metric_findings, preference)
+        repeated = metric.has_result_repeats(settings)
+        if repeated:  # (the document's record is all its repeats', named by its first)
+            best = best._replace(gt_file=pair_.gt_files[0], result_file=pair_.result_files[0],
+                                 scored=metric.combined(repeats, settings), findings=repeat_findings)
         record["gt_file"] = str(best.gt_file)
         record["result_file"] = str(best.result_file) if best.result_file else None
         record.update(best.scored)
         record["counted"] = True
         if len(alternatives) > 1:
-            record["alternatives"] = alternatives
+            record["repeat_files" if repeated else "alternatives"] = alternatives
         where = record["result_file"] or record["gt_file"]  # (the metric's findings about the result name none)
         _record_findings(record, problems, [*metric.reading_findings(candidates.findings, settings),
                                  *(d if d.file else replace(d, file=where) for d in best.findings)])
@@ -410,7 +418,8 @@ def score_paths(
                                               as_path(result_files[0]))]))
     else:
         pairing = pair(gt_files, result_files, alternatives=metric.has_alternatives(settings),
-                       result_variants=metric.has_result_variants(settings))
+                       result_variants=metric.has_result_variants(settings),
+                       result_repeats=metric.has_result_repeats(settings))
     metric.check_pairing(pairing, settings)
     pairing.pairs.joined = joined
     kept = _in_shard(pairing, shard)
