@@ -176,7 +176,7 @@ class _Reader:
             box = self.box(box, _Path(path, "bbox"), page)
         return Cell(r0, c0, r1 - 1, c1 - 1, text, None, box, column_header or row_header)
 
-    def table(self, value, index: int) -> Table:
+    def table(self, value, index: int, texts: list) -> Table:
         path = f"tables[{index}]"
         item = self.as_object(value, path)
         regions = []
@@ -208,7 +208,26 @@ class _Reader:
             self.diagnostics.warning("docling-outside-grid", f"{path}: {outside} cell(s) reach beyond the declared "
                                                              f"{rows} rows x {cols} columns (kept; docling's grid "
                                                              "cuts them)")
-        return Table(index, regions)
+        table = Table(index, regions)
+        # docling-core takes a missing num_rows or num_cols as 0 (its grid then has no slot)
+        table.declared_size = tuple(n if n is not None else 0 for n in limits)
+        table.captions = _captions(item.get("captions"), texts)
+        return table
+
+
+def _captions(refs, texts: list) -> tuple[str, ...]:
+    """The texts of a table's captions that docling-core's HTML export writes:
+    those its references name among ``texts``, in the body's layer."""
+    found = []
+    for ref in refs if isinstance(refs, list) else ():
+        match = _POINTER.match(_ref(ref) or "")
+        if match is None or match.group(1) != "texts" or match.group(2) is None or int(match.group(2)) >= len(texts):
+            continue
+        item = texts[int(match.group(2))]
+        if isinstance(item, dict) and item.get("content_layer", "body") == "body":
+            text = item.get("text")
+            found.append(text if isinstance(text, str) else "")
+    return tuple(found)
 
 
 def _shown(value) -> str:
@@ -295,7 +314,9 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
         pages.append(Page(number_, width if width > 0 else None, height if height > 0 else None, Frame.PDF))
         if height > 0:
             reader.heights[number_] = height
-    tables = [reader.table(t, k) for k, t in enumerate(reader.as_list(value.get("tables", []), "tables"))]
+    texts = value.get("texts")
+    texts = texts if isinstance(texts, list) else []
+    tables = [reader.table(t, k, texts) for k, t in enumerate(reader.as_list(value.get("tables", []), "tables"))]
     _check_references(value, diagnostics)
     if reader.inverted:
         diagnostics.warning("box-inverted", f"{len(reader.inverted)} box(es) with corners swapped, read ordered: "

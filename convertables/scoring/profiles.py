@@ -34,6 +34,16 @@ PROFILES: dict[str, Profile] = {profile.name: profile for profile in (
         "each document's teds and teds_struct are the benchmark's teds and teds_s of the page (its "
         "evaluation.json); a page whose ground truth has no table has no figures, as the benchmark gives None",
     ),
+    Profile(
+        "docling-eval", "docling-eval (evaluators/table_evaluator.py): TEDS of DoclingDocument tables", "teds",
+        {"gt_format": "docling", "table_html": "docling", "th_text": "as-td", "drop_tags": ("b", "i", "u"),
+         "pairing": "order", "round": 3, "split": "spans", "statistics": True, "compat": True,
+         "aggregate": "table"},
+        "each table pair's teds and teds_struct are the benchmark's TEDS of that table (content and structure-only "
+        "evaluations, rounded to 3 decimals); total's teds, teds_simple and teds_complex, and its statistics (count, "
+        "mean, median, std, hist), are its TEDS, TEDS_simple, TEDS_complex and TEDS_struct statistics; a document "
+        "whose prediction has another number of tables is not scored, as the benchmark rejects it",
+    ),
 )}
 """The profiles by name."""
 
