@@ -209,8 +209,11 @@ class _Reader:
                                                              f"{rows} rows x {cols} columns (kept; docling's grid "
                                                              "cuts them)")
         table = Table(index, regions)
-        # docling-core takes a missing num_rows or num_cols as 0 (its grid then has no slot)
-        table.declared_size = tuple(n if n is not None else 0 for n in limits)
+        # docling-core takes a missing num_rows or num_cols as 0 (its grid then has no slot); a
+        # size other than the cells' reach from row and column 0 is kept
+        declared = tuple(n if n is not None else 0 for n in limits)
+        if declared != (max((c.end_row + 1 for c in cells), default=0), max((c.end_col + 1 for c in cells), default=0)):
+            table.declared_size = declared
         table.captions = _captions(item.get("captions"), texts)
         return table
 
@@ -375,7 +378,8 @@ class _Boxes:
                 "coord_origin": "TOPLEFT"}
 
 
-def _table(table: Table, index: int, boxes: _Boxes, diagnostics: Diagnostics, no_box: list) -> tuple[dict, int]:
+def _table(table: Table, index: int, boxes: _Boxes, diagnostics: Diagnostics, no_box: list,
+           texts: list) -> tuple[dict, int]:
     entries = []  # (first row, first column, last row, last column, text, header, box, page)
     for region in table.regions:
         dr, dc = region.row_increment, region.col_increment
@@ -388,6 +392,8 @@ def _table(table: Table, index: int, boxes: _Boxes, diagnostics: Diagnostics, no
                                                      "the first row or column left out")
     rows = max((e[2] for e in kept), default=-1) + 1
     cols = max((e[3] for e in kept), default=-1) + 1
+    if table.declared_size is not None:  # (a grid declared larger than its cells reach stays so)
+        rows, cols = max(rows, table.declared_size[0]), max(cols, table.declared_size[1])
     if rows * cols > MAX_TABLE_SLOTS:
         raise diagnostics.fail("docling-too-large", f"table {table.id} spans {rows:,} rows and {cols:,} columns; "
                                                     f"docling reads no table of more than {MAX_TABLE_SLOTS:,} slots")
@@ -408,8 +414,13 @@ def _table(table: Table, index: int, boxes: _Boxes, diagnostics: Diagnostics, no
             no_box.append(f"table {table.id}, page {region.page}")
             continue
         prov.append({"page_no": region.page, "bbox": boxes(box, region.page), "charspan": [0, 0]})
-    item = {"self_ref": f"#/tables/{index}", "parent": {"$ref": "#/body"}, "children": [], "label": "table",
-            "prov": prov, "captions": [], "references": [], "footnotes": [],
+    captions = []
+    for text in table.captions:
+        captions.append({"$ref": f"#/texts/{len(texts)}"})
+        texts.append({"self_ref": captions[-1]["$ref"], "parent": {"$ref": f"#/tables/{index}"}, "children": [],
+                      "label": "caption", "prov": [], "orig": text, "text": text})
+    item = {"self_ref": f"#/tables/{index}", "parent": {"$ref": "#/body"}, "children": captions, "label": "table",
+            "prov": prov, "captions": captions, "references": [], "footnotes": [],
             "data": {"table_cells": cells, "num_rows": rows, "num_cols": cols}}
     return item, rows * cols
 
@@ -428,9 +439,9 @@ def _pages(doc: Document) -> dict:
 
 def write(doc: Document, diagnostics: Diagnostics, options: WriteOptions = WriteOptions()) -> bytes:
     boxes = _Boxes(doc)
-    tables, slots, no_box = [], 0, []
+    tables, slots, no_box, texts = [], 0, [], []
     for index, table in enumerate(doc.tables):
-        item, size = _table(table, index, boxes, diagnostics, no_box)
+        item, size = _table(table, index, boxes, diagnostics, no_box, texts)
         tables.append(item)
         slots += size
     if slots > MAX_DOCUMENT_SLOTS:
@@ -449,7 +460,7 @@ def write(doc: Document, diagnostics: Diagnostics, options: WriteOptions = Write
     root = {"parent": None, "children": [], "name": "_root_", "label": "unspecified"}
     out["furniture"] = {"self_ref": "#/furniture", **root}
     out["body"] = {"self_ref": "#/body", **root, "children": [{"$ref": t["self_ref"]} for t in tables]}
-    out.update(groups=[], texts=[], pictures=[], tables=tables, key_value_items=[], pages=_pages(doc))
+    out.update(groups=[], texts=texts, pictures=[], tables=tables, key_value_items=[], pages=_pages(doc))
     try:
         return (json.dumps(out, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8")
     except UnicodeEncodeError:  # (a ValueError too: first)

@@ -167,7 +167,10 @@ class _Reader:
             rows.pop()
         region = Region(0, page, _box(table_locs[:4]), cells=self.cells(rows, index))
         table = Table(index, [region])
-        table.declared_size = (len(rows), max((len(row) for row in rows), default=0))
+        declared = (len(rows), max((len(row) for row in rows), default=0))
+        cells = region.cells
+        if declared != (max((c.end_row + 1 for c in cells), default=0), max((c.end_col + 1 for c in cells), default=0)):
+            table.declared_size = declared  # (trailing empty slots: a grid larger than its cells reach)
         table.captions = (caption,) if caption is not None else ()
         return table
 
