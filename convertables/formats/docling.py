@@ -12,7 +12,9 @@ the content; a cell is a header if docling calls it a ``column_header`` or a
 ``row_header`` (``row_section`` is not a header). Each ``prov[]`` item is a
 region: its ``page_no`` and ``bbox``; the cells are in the first (docling does
 not say which page a cell of a table across pages is on); a table without
-``prov`` is on page 1 (``docling-no-page``). ``pages`` give the page sizes.
+``prov`` is on page 1 (``docling-no-page``). ``pages`` give the page sizes. A table keeps the texts of its captions and, where
+it differs from its cells' reach, its declared ``num_rows`` x ``num_cols``
+(what docling-core's HTML export of it writes: TEDS's ``--table-html docling``).
 
 Boxes (``l t r b``, points): ``BOTTOMLEFT`` ones are PDF boxes as they are;
 ``TOPLEFT`` ones (docling's default) are flipped with the page's height from
@@ -29,8 +31,8 @@ and the JSON path; sizes and nesting are bounded by :mod:`convertables.jsonsafe`
 The writer writes a DoclingDocument of schema version 1.0.0 (docling-core reads
 any 1.x version up to its own: the oldest is the safest) holding tables only: ``body`` lists them, each with a
 ``prov`` item per region (BOTTOMLEFT boxes), ``data.table_cells`` with offsets,
-spans, text and header flags, ``num_rows``/``num_cols``, and ``pages`` where
-sizes are known. See docs/formats.md for every choice.
+spans, text and header flags, ``num_rows``/``num_cols``, its captions as ``texts``,
+and ``pages`` where sizes are known. See docs/formats.md for every choice.
 """
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ JSON says). A cell's text is stripped of surrounding whitespace (docling writes
 it so); ``ecel`` cells are blank. Span tokens no cell reaches are reported
 (``doctags-span``), and rows shorter than the longest leave holes
 (``doctags-ragged``). A ``<caption>`` or ``<footnote>`` inside the table is not a
-cell; any other tag inside a cell's text is kept as text. A table whose
+cell (the first caption's text is the table's caption, as docling-core links it); any other tag inside a cell's text is kept as text. A table whose
 ``</otsl>`` is missing (a model's output cut short) is read to the end of the
 file (``doctags-unclosed``). Charts' data (bare OTSL tokens inside a
 ``<chart>`` or ``<picture>``) are not tables of the page and are not read. A
