@@ -321,7 +321,8 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
             reader.heights[number_] = height
     texts = value.get("texts")
     texts = texts if isinstance(texts, list) else []
-    tables = [reader.table(t, k, texts) for k, t in enumerate(reader.as_list(value.get("tables", []), "tables"))]
+    listed = reader.as_list(value.get("tables", []), "tables")
+    tables = [reader.table(t, k, texts) for k, t in enumerate(listed)]
     _check_references(value, diagnostics)
     if reader.inverted:
         diagnostics.warning("box-inverted", f"{len(reader.inverted)} box(es) with corners swapped, read ordered: "
@@ -333,6 +334,10 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
                                                     "frame at 72 DPI (--dpi 72 --page-height converts them)")
         pages += [Page(n, frame=Frame.IMAGE, dpi=72.0) for n in unsized if n not in {p.number for p in pages}]
     doc = Document(tables=tables, pages=sorted(pages, key=lambda p: p.number))
+    for k, item in enumerate(listed):
+        label = item.get("label", "table")
+        if label != "table" and isinstance(label, str):  # (a document_index: docling-eval does not score it)
+            doc.metadata[f"table_{k}_label"] = label
     name = value.get("name")
     if isinstance(name, str):
         doc.metadata["docling_name"] = name
@@ -444,6 +449,7 @@ def write(doc: Document, diagnostics: Diagnostics, options: WriteOptions = Write
     tables, slots, no_box, texts = [], 0, [], []
     for index, table in enumerate(doc.tables):
         item, size = _table(table, index, boxes, diagnostics, no_box, texts)
+        item["label"] = doc.metadata.get(f"table_{table.id}_label", "table")
         tables.append(item)
         slots += size
     if slots > MAX_DOCUMENT_SLOTS:

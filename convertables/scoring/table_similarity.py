@@ -89,8 +89,14 @@ class TableSimilarityMetric(Metric):
         detection = {"gt": len(gt.tables), "detected": len(result.tables), "correct": len(partners)}
         means = self._means(records)
         return {"tables": records, "table_count": len(records), **means,
-                "f1": means[first] if records else 1.0,
+                "f1": self._headline(records, means),
                 "detection": {**detection, **precision_recall.scores(**detection)}}
+
+    def _headline(self, records: list[dict], means: dict) -> float:
+        """A document's ``f1``: its mean first score (1 without tables, 0 where no pair has a score)."""
+        if not records:
+            return 1.0
+        return means[self.scores[0]] if means[self.scores[0]] is not None else 0.0
 
     def _unequal(self, gt: Document, result: Document) -> Scored:
         """The record of a document that ``--pairing order`` does not score: its

@@ -436,16 +436,34 @@ class TedsMetric(TableSimilarityMetric):
             return self._joined(gt, result, settings)
         scored = super().score(gt, result, settings, unreadable, gt_file)
         if settings.table_html == "docling":
-            unscored = [record for record in scored["tables"] if record[self.scores[0]] is None]
-            if unscored:
-                scored = Scored(scored, getattr(scored, "findings", ()))
-                first = unscored[0]
-                scored.findings.append(Diagnostic(
-                    "table-html-empty", Severity.WARNING,
-                    f"{len(unscored)} table pair(s) not scored: a table with no row and no caption has no HTML in "
-                    f"docling-core's export, which docling-eval cannot parse (it skips the pair as an evaluation "
-                    f"error); the first: ground-truth table {first['gt_table']}, result table "
-                    f"{first['result_table']}"))
+            scored = self._as_docling_eval_skips(gt, scored)
+        return scored
+
+    def _as_docling_eval_skips(self, gt, scored: dict) -> Scored:
+        """``--table-html docling``: the pairs docling-eval does not score, unscored
+        here too, and said: a ground-truth table docling labels other than
+        ``table`` (a ``document_index``), and a table without HTML."""
+        scored = Scored(scored, getattr(scored, "findings", ()))
+        records = scored["tables"]
+        labels = {table.id: gt.metadata.get(f"table_{table.id}_label") for table in gt.tables}
+        labelled = [record for record in records if labels.get(record["gt_table"]) is not None]
+        for record in labelled:
+            record.update(dict.fromkeys(self.scores), label=labels[record["gt_table"]])
+        if labelled:
+            scored.update(self._means(records), f1=self._headline(records, self._means(records)))
+            scored.findings.append(Diagnostic(
+                "table-label-skipped", Severity.WARNING,
+                f"{len(labelled)} ground-truth table(s) labelled other than table (the first: table "
+                f"{labelled[0]['gt_table']}, {labelled[0]['label']}) not scored, as docling-eval skips them"))
+        unscored = [record for record in records if record[self.scores[0]] is None and "label" not in record]
+        if unscored:
+            first = unscored[0]
+            scored.findings.append(Diagnostic(
+                "table-html-empty", Severity.WARNING,
+                f"{len(unscored)} table pair(s) not scored: a table with no row and no caption has no HTML in "
+                f"docling-core's export, which docling-eval cannot parse (it skips the pair as an evaluation "
+                f"error); the first: ground-truth table {first['gt_table']}, result table "
+                f"{first['result_table']}"))
         return scored
 
     def describe(self, settings: ScoreSettings) -> dict:
