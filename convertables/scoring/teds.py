@@ -467,14 +467,17 @@ class TedsMetric(TableSimilarityMetric):
         return scored
 
     def describe(self, settings: ScoreSettings) -> dict:
-        return {
-            "variant": "pubtabnet",
-            "normalisation": "none: the cells' tokens as the source gives them (characters and inline tags); "
-                             + ("the text of <th> cells compared as <td>'s" if settings.th_text == "compare" else
-                                "the text of <th> cells ignored, as PubTabNet's reference does"),
-            "aggregation": "per table pair, 1 - tree edit distance / the larger table's element count; "
-                           + pairing_described(settings, "TEDS"),
-        }
+        th = {"compare": "the text of <th> cells compared as <td>'s", "as-td": "<th> cells read as <td> cells"}
+        normalisation = ("none: the cells' tokens as the source gives them (characters and inline tags); "
+                         + th.get(settings.th_text, "the text of <th> cells ignored, as PubTabNet's reference does"))
+        if settings.table_html == "docling":
+            normalisation += "; each table's tree from docling-core's HTML export of it (texts trimmed)"
+        if settings.drop_tags:
+            normalisation += f"; inline tags {', '.join(settings.drop_tags)} left out"
+        aggregation = ("per table pair, 1 - tree edit distance / the larger table's element count"
+                       + (f", rounded to {settings.round} decimals" if settings.round is not None else "") + "; "
+                       + pairing_described(settings, "TEDS"))
+        return {"variant": "pubtabnet", "normalisation": normalisation, "aggregation": aggregation}
 
     def prepare(self, table: Table, document, settings: ScoreSettings) -> PreparedTree | None:
         tree = self._tree(table, settings)
