@@ -222,6 +222,11 @@ class TableSimilarityMetric(Metric):
         total, mean = report["total"], report["document_mean"]
         totals = [["mean over tables", str(total["tables"]), *(_shown(total[name]) for name in self.scores)],
                   ["mean over documents", "", *(_shown(mean[name]) for name in self.scores)]]
+        for kind in ("simple", "complex"):  # (--split spans)
+            if f"{self.scores[0]}_{kind}" in total:
+                counted = total.get("statistics", {}).get(f"{self.scores[0]}_{kind}", {}).get("count", "")
+                totals.append([f"mean over {kind} tables", str(counted),
+                               *(_shown(total[f"{name}_{kind}"]) for name in self.scores)])
         return Summary(title(report), columns, rows, totals, notes(report))
 
     def csv_rows(self, report: Mapping) -> Iterator[list]:
