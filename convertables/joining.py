@@ -77,7 +77,8 @@ def join(files: list[TableFile], read: Callable[[Path], Document], name: str | N
         for table in doc.tables:
             for region in table.regions:
                 region.page = table_file.page
-            joined.tables.append(Table(len(joined.tables), table.regions, table.html_structure))
+            joined.tables.append(Table(len(joined.tables), table.regions, table.html_structure, table.declared_size,
+                                        table.captions))
         joined.metadata.update({k: v for k, v in doc.metadata.items() if k not in joined.metadata})
     if joined.filename is None:
         joined.filename = files[0].document if files else None

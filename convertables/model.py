@@ -169,6 +169,11 @@ class Table:
     # TEDS builds its tree from it (row groups, <th> against <td>); without it, from
     # the grid.
     html_structure: tuple[str, ...] | None = None
+    # The grid's size (rows, columns) where the source declares one apart from its
+    # cells (docling's num_rows, num_cols), and the texts of the captions it links
+    # to the table: docling-core's HTML export of a table writes both.
+    declared_size: tuple[int, int] | None = None
+    captions: tuple[str, ...] = ()
 
     @property
     def page(self) -> int | None:

@@ -393,6 +393,9 @@ def sniff(head: bytes) -> bool:
     head = head[3:] if head.startswith(b"\xef\xbb\xbf") else head
     if not head.lstrip().startswith(b"{") or _CANONICAL.match(head):
         return False
+    # (a plain substring test first: most JSON files have none of these keys, and the patterns scan slower)
+    if not any(key in head for key in (b'"analyzeResult"', b'DateTime"', b'"apiVersion"', b'Results"')):
+        return False
     if _RESPONSE.search(head):
         return True
     if _OPERATION.search(head) and all(key.search(head) for key in _OPERATION_DATES):

@@ -12,7 +12,9 @@ the content; a cell is a header if docling calls it a ``column_header`` or a
 ``row_header`` (``row_section`` is not a header). Each ``prov[]`` item is a
 region: its ``page_no`` and ``bbox``; the cells are in the first (docling does
 not say which page a cell of a table across pages is on); a table without
-``prov`` is on page 1 (``docling-no-page``). ``pages`` give the page sizes.
+``prov`` is on page 1 (``docling-no-page``). ``pages`` give the page sizes. A table keeps the texts of its captions and, where
+it differs from its cells' reach, its declared ``num_rows`` x ``num_cols``
+(what docling-core's HTML export of it writes: TEDS's ``--table-html docling``).
 
 Boxes (``l t r b``, points): ``BOTTOMLEFT`` ones are PDF boxes as they are;
 ``TOPLEFT`` ones (docling's default) are flipped with the page's height from
@@ -29,8 +31,8 @@ and the JSON path; sizes and nesting are bounded by :mod:`convertables.jsonsafe`
 The writer writes a DoclingDocument of schema version 1.0.0 (docling-core reads
 any 1.x version up to its own: the oldest is the safest) holding tables only: ``body`` lists them, each with a
 ``prov`` item per region (BOTTOMLEFT boxes), ``data.table_cells`` with offsets,
-spans, text and header flags, ``num_rows``/``num_cols``, and ``pages`` where
-sizes are known. See docs/formats.md for every choice.
+spans, text and header flags, ``num_rows``/``num_cols``, its captions as ``texts``,
+and ``pages`` where sizes are known. See docs/formats.md for every choice.
 """
 
 from __future__ import annotations
@@ -176,7 +178,7 @@ class _Reader:
             box = self.box(box, _Path(path, "bbox"), page)
         return Cell(r0, c0, r1 - 1, c1 - 1, text, None, box, column_header or row_header)
 
-    def table(self, value, index: int) -> Table:
+    def table(self, value, index: int, texts: list) -> Table:
         path = f"tables[{index}]"
         item = self.as_object(value, path)
         regions = []
@@ -208,7 +210,29 @@ class _Reader:
             self.diagnostics.warning("docling-outside-grid", f"{path}: {outside} cell(s) reach beyond the declared "
                                                              f"{rows} rows x {cols} columns (kept; docling's grid "
                                                              "cuts them)")
-        return Table(index, regions)
+        table = Table(index, regions)
+        # docling-core takes a missing num_rows or num_cols as 0 (its grid then has no slot); a
+        # size other than the cells' reach from row and column 0 is kept
+        declared = tuple(n if n is not None else 0 for n in limits)
+        if declared != (max((c.end_row + 1 for c in cells), default=0), max((c.end_col + 1 for c in cells), default=0)):
+            table.declared_size = declared
+        table.captions = _captions(item.get("captions"), texts)
+        return table
+
+
+def _captions(refs, texts: list) -> tuple[str, ...]:
+    """The texts of a table's captions that docling-core's HTML export writes:
+    those its references name among ``texts``, in the body's layer."""
+    found = []
+    for ref in refs if isinstance(refs, list) else ():
+        match = _POINTER.match(_ref(ref) or "")
+        if match is None or match.group(1) != "texts" or match.group(2) is None or int(match.group(2)) >= len(texts):
+            continue
+        item = texts[int(match.group(2))]
+        if isinstance(item, dict) and item.get("content_layer", "body") == "body":
+            text = item.get("text")
+            found.append(text if isinstance(text, str) else "")
+    return tuple(found)
 
 
 def _shown(value) -> str:
@@ -295,7 +319,10 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
         pages.append(Page(number_, width if width > 0 else None, height if height > 0 else None, Frame.PDF))
         if height > 0:
             reader.heights[number_] = height
-    tables = [reader.table(t, k) for k, t in enumerate(reader.as_list(value.get("tables", []), "tables"))]
+    texts = value.get("texts")
+    texts = texts if isinstance(texts, list) else []
+    listed = reader.as_list(value.get("tables", []), "tables")
+    tables = [reader.table(t, k, texts) for k, t in enumerate(listed)]
     _check_references(value, diagnostics)
     if reader.inverted:
         diagnostics.warning("box-inverted", f"{len(reader.inverted)} box(es) with corners swapped, read ordered: "
@@ -307,6 +334,10 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
                                                     "frame at 72 DPI (--dpi 72 --page-height converts them)")
         pages += [Page(n, frame=Frame.IMAGE, dpi=72.0) for n in unsized if n not in {p.number for p in pages}]
     doc = Document(tables=tables, pages=sorted(pages, key=lambda p: p.number))
+    for k, item in enumerate(listed):
+        label = item.get("label", "table")
+        if label != "table" and isinstance(label, str):  # (a document_index: docling-eval does not score it)
+            doc.metadata[f"table_{k}_label"] = label
     name = value.get("name")
     if isinstance(name, str):
         doc.metadata["docling_name"] = name
@@ -354,7 +385,8 @@ class _Boxes:
                 "coord_origin": "TOPLEFT"}
 
 
-def _table(table: Table, index: int, boxes: _Boxes, diagnostics: Diagnostics, no_box: list) -> tuple[dict, int]:
+def _table(table: Table, index: int, boxes: _Boxes, diagnostics: Diagnostics, no_box: list,
+           texts: list) -> tuple[dict, int]:
     entries = []  # (first row, first column, last row, last column, text, header, box, page)
     for region in table.regions:
         dr, dc = region.row_increment, region.col_increment
@@ -367,6 +399,8 @@ def _table(table: Table, index: int, boxes: _Boxes, diagnostics: Diagnostics, no
                                                      "the first row or column left out")
     rows = max((e[2] for e in kept), default=-1) + 1
     cols = max((e[3] for e in kept), default=-1) + 1
+    if table.declared_size is not None:  # (a grid declared larger than its cells reach stays so)
+        rows, cols = max(rows, table.declared_size[0]), max(cols, table.declared_size[1])
     if rows * cols > MAX_TABLE_SLOTS:
         raise diagnostics.fail("docling-too-large", f"table {table.id} spans {rows:,} rows and {cols:,} columns; "
                                                     f"docling reads no table of more than {MAX_TABLE_SLOTS:,} slots")
@@ -387,8 +421,13 @@ def _table(table: Table, index: int, boxes: _Boxes, diagnostics: Diagnostics, no
             no_box.append(f"table {table.id}, page {region.page}")
             continue
         prov.append({"page_no": region.page, "bbox": boxes(box, region.page), "charspan": [0, 0]})
-    item = {"self_ref": f"#/tables/{index}", "parent": {"$ref": "#/body"}, "children": [], "label": "table",
-            "prov": prov, "captions": [], "references": [], "footnotes": [],
+    captions = []
+    for text in table.captions:
+        captions.append({"$ref": f"#/texts/{len(texts)}"})
+        texts.append({"self_ref": captions[-1]["$ref"], "parent": {"$ref": f"#/tables/{index}"}, "children": [],
+                      "label": "caption", "prov": [], "orig": text, "text": text})
+    item = {"self_ref": f"#/tables/{index}", "parent": {"$ref": "#/body"}, "children": captions, "label": "table",
+            "prov": prov, "captions": captions, "references": [], "footnotes": [],
             "data": {"table_cells": cells, "num_rows": rows, "num_cols": cols}}
     return item, rows * cols
 
@@ -407,9 +446,10 @@ def _pages(doc: Document) -> dict:
 
 def write(doc: Document, diagnostics: Diagnostics, options: WriteOptions = WriteOptions()) -> bytes:
     boxes = _Boxes(doc)
-    tables, slots, no_box = [], 0, []
+    tables, slots, no_box, texts = [], 0, [], []
     for index, table in enumerate(doc.tables):
-        item, size = _table(table, index, boxes, diagnostics, no_box)
+        item, size = _table(table, index, boxes, diagnostics, no_box, texts)
+        item["label"] = doc.metadata.get(f"table_{table.id}_label", "table")
         tables.append(item)
         slots += size
     if slots > MAX_DOCUMENT_SLOTS:
@@ -428,7 +468,7 @@ def write(doc: Document, diagnostics: Diagnostics, options: WriteOptions = Write
     root = {"parent": None, "children": [], "name": "_root_", "label": "unspecified"}
     out["furniture"] = {"self_ref": "#/furniture", **root}
     out["body"] = {"self_ref": "#/body", **root, "children": [{"$ref": t["self_ref"]} for t in tables]}
-    out.update(groups=[], texts=[], pictures=[], tables=tables, key_value_items=[], pages=_pages(doc))
+    out.update(groups=[], texts=texts, pictures=[], tables=tables, key_value_items=[], pages=_pages(doc))
     try:
         return (json.dumps(out, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8")
     except UnicodeEncodeError:  # (a ValueError too: first)

@@ -29,7 +29,7 @@ JSON says). A cell's text is stripped of surrounding whitespace (docling writes
 it so); ``ecel`` cells are blank. Span tokens no cell reaches are reported
 (``doctags-span``), and rows shorter than the longest leave holes
 (``doctags-ragged``). A ``<caption>`` or ``<footnote>`` inside the table is not a
-cell; any other tag inside a cell's text is kept as text. A table whose
+cell (the first caption's text is the table's caption, as docling-core links it); any other tag inside a cell's text is kept as text. A table whose
 ``</otsl>`` is missing (a model's output cut short) is read to the end of the
 file (``doctags-unclosed``). Charts' data (bare OTSL tokens inside a
 ``<chart>`` or ``<picture>``) are not tables of the page and are not read. A
@@ -69,6 +69,7 @@ _SPANS = {"lcel", "ucel", "xcel"}
 _SKIPPED = {"caption", "footnote"}
 _TAG = re.compile(r"<(/?)([A-Za-z_][A-Za-z0-9_]*)>")
 _LOC = re.compile(r"loc_(\d{1,6})\Z")
+_LOCS = re.compile(r"<loc_\d{1,6}>")
 
 
 class _Slot:
@@ -122,6 +123,8 @@ class _Reader:
         table_locs: list[int] = []
         current: _Slot | None = None
         skipping: str | None = None
+        caption: str | None = None
+        caption_start = 0
         position = 0 if bare else tags[start - 1].end()
         for k in range(start, end):
             match = tags[k]
@@ -131,6 +134,8 @@ class _Reader:
             if skipping is not None:
                 if closing and name == skipping:
                     skipping = None
+                    if name == "caption" and caption is None:  # (docling-core links the first to the table)
+                        caption = _LOCS.sub("", text[caption_start:match.start()]).strip()
                 continue
             if current is not None and between:
                 current.text.append(between)
@@ -153,6 +158,7 @@ class _Reader:
             elif not closing and name in _SKIPPED:
                 current = None
                 skipping = name
+                caption_start = match.end()
             elif current is not None:  # another tag inside a cell's text: text
                 current.text.append(match.group(0))
         if current is not None:
@@ -160,7 +166,13 @@ class _Reader:
         if not rows[-1]:
             rows.pop()
         region = Region(0, page, _box(table_locs[:4]), cells=self.cells(rows, index))
-        return Table(index, [region])
+        table = Table(index, [region])
+        declared = (len(rows), max((len(row) for row in rows), default=0))
+        cells = region.cells
+        if declared != (max((c.end_row + 1 for c in cells), default=0), max((c.end_col + 1 for c in cells), default=0)):
+            table.declared_size = declared  # (trailing empty slots: a grid larger than its cells reach)
+        table.captions = (caption,) if caption is not None else ()
+        return table
 
     def cells(self, rows: list[list[_Slot]], index: int) -> list[Cell]:
         """Each cell start claims its rectangle, in reading order: to the right the

@@ -156,8 +156,9 @@ _V2_TABLE = re.compile(rb'(?<!\\)"cell_bbox"\s*:\s*\[')
 def sniff(head: bytes) -> bool:
     """A JSON value with a ``table_res_list`` or ``parsing_res_list`` (PaddleOCR 3),
     or a ``cell_bbox`` list (PP-Structure 2.x)."""
-    return _START.match(head) is not None and (_RESULT_KEY.search(head) is not None
-                                               or _V2_TABLE.search(head) is not None)
+    if _START.match(head) is None or not (b'_res_list"' in head or b'"cell_bbox"' in head):
+        return False  # (a plain substring test first: the patterns scan slower)
+    return _RESULT_KEY.search(head) is not None or _V2_TABLE.search(head) is not None
 
 
 FORMAT = DECLARED["paddleocr"]

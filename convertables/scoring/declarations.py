@@ -95,14 +95,42 @@ PAIRING = Option("pairing", "--pairing", str, "teds, grits: how a page's tables 
                  "ground-truth table in order takes the remaining result table of highest first score) or "
                  "hungarian (the one-to-one pairing of greatest summed first score, scipy's linear_sum_assignment's "
                  "optimum); teds: joined (all the tables of a page as one tree under a <table> root, scored "
-                 "once; a page without ground-truth tables is not scored).", "greedy", direction="score",
-                 choices=("greedy", "hungarian", "joined"))
+                 "once; a page without ground-truth tables is not scored); order (the document's Nth ground-truth "
+                 "table with its Nth result table, whatever their pages; a document whose two sides have "
+                 "different numbers of tables is not scored).", "greedy", direction="score",
+                 choices=("greedy", "hungarian", "joined", "order"))
 AGGREGATE = Option("aggregate", "--aggregate", str, "teds, grits: what total's scores are: the mean over "
                    "tables (table) or over pages of each page's mean over its tables (page); grits: pooled (each "
                    "page's GriTS from its tables' matched similarities and grid positions summed, and total from "
                    "the sums over all pages, as grits-metric pools them).", "table",
                    direction="score", choices=("table", "page", "pooled"))
-TEDS_SETTINGS = (IGNORE_PAGE, TH_TEXT, BODY_TABLE_ONLY, PAIRING, AGGREGATE, CELL_TEXT, ROW_GROUPS)
+def _tag_names(text: str) -> tuple[str, ...]:
+    names = tuple(sorted({name.strip().lower() for name in text.split(",") if name.strip()}))
+    if not names or not all(name.isalnum() for name in names):
+        raise ValueError(f"a comma-separated list of tag names (e.g. b,i,u), not {text!r}")
+    return names
+
+
+TABLE_HTML = Option("table_html", "--table-html", str, "teds: the HTML a table's tree is made from: skeleton (the "
+                    "source's own, else one made from its grid) or docling (as docling-core's export_to_html writes "
+                    "it, which docling-eval scores: a <caption> holding a <div> per caption, all rows in one <tbody>, "
+                    "every slot of the grid the source declares, an empty <td> where no cell starts, texts trimmed; "
+                    "a table with no row and no caption has no HTML and is not scored).", "skeleton",
+                    direction="score", choices=("skeleton", "docling"))
+DROP_TAGS = Option("drop_tags", "--drop-tags", str, "teds: inline tags taken out of the cells (their tokens and "
+                   "their elements), as benchmarks that delete them from the HTML do, e.g. b,i,u.",
+                   direction="score", parse=_tag_names)
+ROUND = Option("round", "--round", int, "teds: each table pair's scores rounded to this many decimals (Python's "
+               "round) before anything is made of them.", direction="score", minimum=0)
+SPLIT = Option("split", "--split", str, "teds: spans: each table pair says whether its ground-truth table is complex "
+               "(a cell spanning rows or columns), and total gives each score's mean over the simple and over the "
+               "complex tables (teds_simple, teds_complex...).", "none", direction="score", choices=("none", "spans"))
+STATISTICS = Option("statistics", "--statistics", bool, "teds: total's statistics of each score over the tables "
+                    "(and of each class of --split): count, mean, median, sample standard deviation, and a "
+                    "histogram of 20 equal bins over [0, 1]; with --compat, teds_struct's pools the TEDS and "
+                    "TEDS-struct values, as docling-eval's TEDS_struct does.", False, direction="score")
+TEDS_SETTINGS = (IGNORE_PAGE, TH_TEXT, BODY_TABLE_ONLY, PAIRING, AGGREGATE, CELL_TEXT, ROW_GROUPS, TABLE_HTML,
+                 DROP_TAGS, ROUND, SPLIT, STATISTICS, COMPAT)
 TRUE_IOU = Option("true_iou", "--true-iou", bool, "grits: GriTS_Top and GriTS_Loc with the intersection of two "
                   "boxes over their union, not over the rectangle enclosing both as the reference divides it.",
                   False, direction="score")

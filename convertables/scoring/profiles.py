@@ -61,6 +61,16 @@ PROFILES: dict[str, Profile] = {profile.name: profile for profile in (
         "explanation the benchmark's; total's pass_rate is the benchmark's score of the test file (its "
         "'Results by JSONL file'), repeat_mean its 'table: average pass rate'",
     ),
+    Profile(
+        "docling-eval", "docling-eval (evaluators/table_evaluator.py): TEDS of DoclingDocument tables", "teds",
+        {"gt_format": "docling", "table_html": "docling", "th_text": "as-td", "drop_tags": ("b", "i", "u"),
+         "pairing": "order", "round": 3, "split": "spans", "statistics": True, "compat": True,
+         "aggregate": "table"},
+        "each table pair's teds and teds_struct are the benchmark's TEDS of that table (content and structure-only "
+        "evaluations, rounded to 3 decimals); total's teds, teds_simple and teds_complex, and its statistics (count, "
+        "mean, median, std, hist), are its TEDS, TEDS_simple, TEDS_complex and TEDS_struct statistics; a document "
+        "whose prediction has another number of tables is not scored, as the benchmark rejects it",
+    ),
 )}
 """The profiles by name."""
 

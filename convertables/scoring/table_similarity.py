@@ -25,9 +25,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
 
+from ..diagnostics import Diagnostic, Severity
 from ..model import Document, Table
 from . import precision_recall
-from .metric import Metric, ScoreSettings
+from .metric import Metric, Scored, ScoreSettings
 from .presentation import Rows, Summary, notes, problem, title, warnings_field
 
 
@@ -62,8 +63,13 @@ class TableSimilarityMetric(Metric):
         gt_prepared = [self.prepare(table, gt, settings) for table in gt.tables]
         result_prepared = [self.prepare(table, result, settings) for table in result.tables]
         first = self.scores[0]
+        if settings.pairing == "order" and len(gt.tables) != len(result.tables):
+            return self._unequal(gt, result)
         if settings.pairing == "hungarian":
             partners = self._hungarian(gt, result, gt_prepared, result_prepared, settings)
+        elif settings.pairing == "order":
+            partners = {k: (k, self.table_scores(gt_prepared[k], result_prepared[k], settings))
+                        for k in range(len(gt.tables))}
         else:
             partners = self._greedy(gt, result, gt_prepared, result_prepared, settings)
         records = []
@@ -74,6 +80,8 @@ class TableSimilarityMetric(Metric):
             else:
                 r, scores = partners[g]
                 records.append({"gt_table": table.id, "result_table": result.tables[r].id, **scores})
+            if settings.split == "spans":
+                records[-1]["complex"] = any(c.row_span > 1 or c.col_span > 1 for c in table.cells())
         paired = {r for r, _ in partners.values()}
         records += [{"gt_table": None, "result_table": result.tables[r].id,
                      **self.unpaired_scores(result_prepared[r], settings)}
@@ -81,8 +89,25 @@ class TableSimilarityMetric(Metric):
         detection = {"gt": len(gt.tables), "detected": len(result.tables), "correct": len(partners)}
         means = self._means(records)
         return {"tables": records, "table_count": len(records), **means,
-                "f1": means[first] if records else 1.0,
+                "f1": self._headline(records, means),
                 "detection": {**detection, **precision_recall.scores(**detection)}}
+
+    def _headline(self, records: list[dict], means: dict) -> float:
+        """A document's ``f1``: its mean first score (1 without tables, 0 where no pair has a score)."""
+        if not records:
+            return 1.0
+        return means[self.scores[0]] if means[self.scores[0]] is not None else 0.0
+
+    def _unequal(self, gt: Document, result: Document) -> Scored:
+        """The record of a document that ``--pairing order`` does not score: its
+        sides have different numbers of tables."""
+        detection = {"gt": len(gt.tables), "detected": len(result.tables), "correct": 0}
+        return Scored({"tables": [], "table_count": 0, **dict.fromkeys(self.scores), "f1": 0.0,
+                       "detection": {**detection, **precision_recall.scores(**detection)}},
+                      [Diagnostic("tables-unequal", Severity.WARNING,
+                                  f"--pairing order: {len(gt.tables)} ground-truth table(s) against "
+                                  f"{len(result.tables)} result table(s); the document is not scored (docling-eval "
+                                  "rejects it as mismatched)")])
 
     def _greedy(self, gt, result, gt_prepared, result_prepared, settings) -> dict[int, tuple[int, dict]]:
         """Each ground-truth table, in order, takes the remaining result table on its
@@ -96,7 +121,7 @@ class TableSimilarityMetric(Metric):
                 if not settings.ignore_page and result.tables[r].page != table.page:
                     continue
                 scores = self.table_scores(gt_prepared[g], result_prepared[r], settings)
-                if best is None or scores[first] > best[1][first]:
+                if best is None or (scores[first] or 0.0) > (best[1][first] or 0.0):
                     best = (r, scores)
             if best is not None:
                 remaining.remove(best[0])
@@ -123,7 +148,7 @@ class TableSimilarityMetric(Metric):
                 continue
             scores = [[self.table_scores(gt_prepared[g], result_prepared[r], settings) for r in results]
                       for g in gts]
-            for i, j in max_weight_assignment([[s[first] for s in row] for row in scores]):
+            for i, j in max_weight_assignment([[s[first] or 0.0 for s in row] for row in scores]):
                 partners[gts[i]] = (results[j], scores[i][j])
         return partners
 
@@ -137,6 +162,9 @@ class TableSimilarityMetric(Metric):
         # the tables of a million documents are not to be held at once.
         over_tables = {name: _Mean() for name in self.scores}
         over_documents = {name: _Mean() for name in self.scores}
+        split = settings.split == "spans"
+        by_class = {(kind, name): _Mean() for kind in ("simple", "complex") for name in self.scores} if split else {}
+        values: dict[str, list[float]] | None = {} if settings.statistics else None
         documents = tables = scored = 0
         detection = {"gt": 0, "detected": 0, "correct": 0}
         for record in records:
@@ -150,15 +178,36 @@ class TableSimilarityMetric(Metric):
                     over_documents[name].add(record[name])
             for table in record["tables"]:
                 tables += 1
+                kind = "complex" if table.get("complex") else "simple"
                 for name in self.scores:
                     over_tables[name].add(table[name])
+                    if split:
+                        by_class[kind, name].add(table[name])
+                    if values is not None and table[name] is not None:
+                        values.setdefault(name, []).append(table[name])
+                        if split:
+                            values.setdefault(f"{name}_{kind}", []).append(table[name])
         headline = over_documents if settings.aggregate == "page" else over_tables
+        total = {"documents": documents, "tables": tables, "aggregate": settings.aggregate,
+                 **{name: mean.value() for name, mean in headline.items()},
+                 **{f"{name}_{kind}": mean.value() for (kind, name), mean in by_class.items()},
+                 "detection": {**detection, **precision_recall.scores(**detection)}}
+        if values is not None:
+            total["statistics"] = self._statistics(values, settings)
         return {
-            "total": {"documents": documents, "tables": tables, "aggregate": settings.aggregate,
-                      **{name: mean.value() for name, mean in headline.items()},
-                      "detection": {**detection, **precision_recall.scores(**detection)}},
+            "total": total,
             "document_mean": {"documents": scored, **{name: mean.value() for name, mean in over_documents.items()}},
         }
+
+    def _statistics(self, values: dict[str, list[float]], settings: ScoreSettings) -> dict[str, dict]:
+        """``--statistics``: of each score (and class), its values' statistics."""
+        names = [*self.scores, *(f"{name}_{kind}" for kind in ("simple", "complex") for name in self.scores
+                                 if settings.split == "spans")]
+        pooled = {}
+        if settings.compat and len(self.scores) > 1:
+            # docling-eval's TEDS_struct: the structure-only scores and the full ones, together
+            pooled[self.scores[1]] = values.get(self.scores[1], []) + values.get(self.scores[0], [])
+        return {name: statistics_of(pooled.get(name, values.get(name, []))) for name in names}
 
     # -- presenting --------------------------------------------------------------------------
 
@@ -173,6 +222,11 @@ class TableSimilarityMetric(Metric):
         total, mean = report["total"], report["document_mean"]
         totals = [["mean over tables", str(total["tables"]), *(_shown(total[name]) for name in self.scores)],
                   ["mean over documents", "", *(_shown(mean[name]) for name in self.scores)]]
+        for kind in ("simple", "complex"):  # (--split spans)
+            if f"{self.scores[0]}_{kind}" in total:
+                counted = total.get("statistics", {}).get(f"{self.scores[0]}_{kind}", {}).get("count", "")
+                totals.append([f"mean over {kind} tables", str(counted),
+                               *(_shown(total[f"{name}_{kind}"]) for name in self.scores)])
         return Summary(title(report), columns, rows, totals, notes(report))
 
     def csv_rows(self, report: Mapping) -> Iterator[list]:
@@ -190,6 +244,9 @@ def pairing_described(settings: ScoreSettings, first: str) -> str:
         pairing = f"all the tables {where} joined into one tree a side and scored once"
     elif settings.pairing == "hungarian":
         pairing = f"tables paired {where} by the Hungarian method on {first} (greatest sum)"
+    elif settings.pairing == "order":
+        pairing = ("each document's tables paired in their order (a document with unequal numbers of tables "
+                   "not scored)")
     else:
         pairing = f"tables paired greedily by {first} {where}"
     total = ("mean over documents of their tables' mean" if settings.aggregate == "page" else
@@ -214,6 +271,27 @@ class _Mean:
 
     def value(self) -> float | None:
         return self.total / self.count if self.count else None
+
+
+HISTOGRAM_BINS = 20
+"""``--statistics``' histogram: this many equal bins over [0, 1] (the last holds 1)."""
+
+
+def statistics_of(values: list[float]) -> dict:
+    """Count, mean, median, sample standard deviation (0 for fewer than two
+    values; mean and median -1 for none, as docling-eval gives them), and the
+    counts of a histogram of :data:`HISTOGRAM_BINS` equal bins over [0, 1] with
+    its edges (numpy's, a value on an edge in the bin it opens)."""
+    import statistics
+
+    import numpy as np
+
+    counts, edges = np.histogram(values, bins=HISTOGRAM_BINS, range=(0, 1.0))
+    return {"count": len(values),
+            "mean": statistics.mean(values) if values else -1,
+            "median": statistics.median(values) if values else -1,
+            "std": statistics.stdev(values) if len(values) > 1 else 0.0,
+            "bins": [float(edge) for edge in edges], "hist": [int(count) for count in counts]}
 
 
 def _mean(values: list[float | None]) -> float | None:

@@ -29,16 +29,17 @@ trees (:meth:`TedsMetric.explain`, :func:`mapped_cells`).
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import re
 from dataclasses import dataclass
 
-from ..diagnostics import UsageError
+from ..diagnostics import Diagnostic, Severity, UsageError
 from ..model import Cell, Document, Table
 from ..skeleton import CELL_OPENINGS, skeleton
 from . import precision_recall
 from .declarations import TEDS_SETTINGS
-from .metric import ScoreSettings, TableTooLarge
+from .metric import Scored, ScoreSettings, TableTooLarge
 from .table_similarity import TableSimilarityMetric, pairing_described
 
 _GROUPS = frozenset({"<thead>", "<tbody>", "<tfoot>", "<tr>"})
@@ -72,11 +73,21 @@ def _is_tag(token: str) -> bool:
     return len(token) > 2 and token[0] == "<" and token[-1] == ">"
 
 
-def table_tree(table: Table, th_text: bool = False, th_as_td: bool = False, drop_groups: bool = False) -> TedsTree:
+def _without_tags(markup: tuple[str, ...] | None, dropped: frozenset[str]) -> tuple[str, ...] | None:
+    """A cell's markup without the inline tags named in ``dropped`` (opening and closing)."""
+    if markup is None or not dropped:
+        return markup
+    return tuple(t for t in markup if not (_is_tag(t) and t.strip("</>").split()[0].lower() in dropped))
+
+
+def table_tree(table: Table, th_text: bool = False, th_as_td: bool = False, drop_groups: bool = False,
+               drop_tags: tuple[str, ...] = ()) -> TedsTree:
     """The TEDS tree of a table (``th_text``: read ``<th>`` cells' spans and text as
     ``<td>`` ones'; ``th_as_td``: make them ``<td>`` nodes; ``drop_groups``: no
-    nodes for ``<thead>`` and ``<tbody>``, their rows placed under the table)."""
+    nodes for ``<thead>`` and ``<tbody>``, their rows placed under the table;
+    ``drop_tags``: inline tags left out of the cells)."""
     th_text = th_text or th_as_td
+    dropped = frozenset(drop_tags)
     tokens, cells = skeleton(table)
     # Built in preorder as nested lists [tag, cell or None, children], then numbered in postorder.
     root: list = ["table", None, []]
@@ -93,6 +104,8 @@ def table_tree(table: Table, th_text: bool = False, th_as_td: bool = False, drop
                     k += 1
             cell = cells[cell_index]
             cell_index += 1
+            if dropped and cell.markup is not None:
+                cell = dataclasses.replace(cell, markup=_without_tags(cell.markup, dropped))
             node = [tag, cell, []]
             stack[-1][2].append(node)
             elements += 1
@@ -123,6 +136,13 @@ def table_tree(table: Table, th_text: bool = False, th_as_td: bool = False, drop
             if len(stack) > 1 and stack[-1][0] == token[2:-1]:
                 stack.pop()
         k += 1
+    return _numbered(root, elements, lambda tag: tag == "td" or th_text, cell_tokens)
+
+
+def _numbered(root: list, elements: int, compared, tokens_of) -> TedsTree:
+    """The tree of nested ``[tag, cell or None, children]`` lists numbered in
+    postorder; ``compared(tag)``: whether a cell node of that tag carries its spans
+    and tokens (``tokens_of(cell)``)."""
     tags: list[str] = []
     parent: list[int] = []
     spans: list[tuple[int, int] | None] = []
@@ -147,13 +167,74 @@ def table_tree(table: Table, th_text: bool = False, th_as_td: bool = False, drop
         tag, cell = node[0], node[1]
         tags.append(tag)
         node_cells.append(cell)
-        if cell is not None and (tag == "td" or th_text):
+        if cell is not None and compared(tag):
             spans.append((cell.col_span, cell.row_span))
-            node_tokens.append(cell_tokens(cell))
+            node_tokens.append(tokens_of(cell))
         else:
             spans.append(None)
             node_tokens.append(None)
     return TedsTree(tags, parent, spans, node_tokens, elements, node_cells)
+
+
+def docling_tree(table: Table, drop_tags: tuple[str, ...] = ()) -> TedsTree | None:
+    """The TEDS tree of a table as docling-core's ``export_to_html`` writes it and
+    docling-eval parses it (``--table-html docling``); None where that HTML is
+    empty (no row, no caption), which docling-eval cannot parse.
+
+    ``<table>`` holds a ``<caption>`` with one ``<div>`` per caption (where there
+    are captions), then one ``<tbody>`` of every row of the grid the source
+    declares (else the grid from row and column 0 to the last its cells reach).
+    Each slot takes the last cell, in the source's order, that covers it (cut at
+    the grid's edge); a row holds a cell where the cell starts on it, with the
+    cell's own spans, and an empty one-slot cell where no cell covers a slot.
+    Every cell is a ``<td>`` (docling-eval renames ``<th>``) of its text trimmed."""
+    cells = table.cells()
+    if table.declared_size is not None:
+        rows, cols = table.declared_size
+    else:
+        rows = max((c.end_row + 1 for c in cells), default=0)
+        cols = max((c.end_col + 1 for c in cells), default=0)
+    if rows * cols > MAX_TREE_NODES:
+        raise TableTooLarge(f"TEDS of table {table.id}: its grid has {rows:,} x {cols:,} slots, more than "
+                            f"{MAX_TREE_NODES:,}")
+    if rows == 0 and not table.captions:
+        return None
+    dropped = frozenset(drop_tags)
+    grid: list[list[Cell | None]] = [[None] * cols for _ in range(rows)]
+    for cell in cells:
+        for r in range(max(cell.start_row, 0), min(cell.end_row + 1, rows)):
+            row = grid[r]
+            for c in range(max(cell.start_col, 0), min(cell.end_col + 1, cols)):
+                row[c] = cell
+    root: list = ["table", None, []]
+    elements = 0
+    if table.captions:
+        caption: list = ["caption", None, [["div", None, []] for _ in table.captions]]
+        root[2].append(caption)
+        elements += 1 + len(table.captions)
+    if rows:
+        body: list = ["tbody", None, []]
+        root[2].append(body)
+        elements += 1 + rows
+        for r in range(rows):
+            tr: list = ["tr", None, []]
+            body[2].append(tr)
+            for c in range(cols):
+                cell = grid[r][c]
+                if cell is None:
+                    cell = Cell(r, c, r, c, "")
+                elif cell.start_row != r or cell.start_col != c:
+                    continue
+                tr[2].append(["td", cell, []])
+                markup = _without_tags(cell.markup, dropped)
+                elements += 1 + sum(1 for t in markup or () if _is_tag(t) and t[1] != "/")
+
+    def tokens_of(cell: Cell) -> tuple[str, ...]:
+        if cell.markup is not None:
+            return _without_tags(cell.markup, dropped)
+        return tuple((cell.content or "").strip())
+
+    return _numbered(root, elements, lambda tag: True, tokens_of)
 
 
 def _encoded(tokens: tuple[str, ...], codes: dict[str, str]) -> str:
@@ -301,6 +382,13 @@ def teds_pair(gt: PreparedTree, result: PreparedTree, normalised: bool = False) 
     elements = max(gt.tree.elements, result.tree.elements)
     if elements == 0:
         return 1.0, 1.0  # two tables with nothing inside (the reference divides by zero)
+    g, r = gt.tree, result.tree
+    if g.tags == r.tags and g.parent == r.parent and g.spans == r.spans:
+        # the same tree but for the cells' tokens: kept node for node, structure costs nothing
+        struct = 0.0
+        full = 0.0 if g.tokens == r.tokens else \
+            tree_edit.distance(result.shape, gt.shape, rename_costs(r, g, False, normalised))
+        return 1.0 - full / elements, 1.0 - struct / elements
     full = tree_edit.distance(result.shape, gt.shape, rename_costs(result.tree, gt.tree, False, normalised))
     struct = tree_edit.distance(result.shape, gt.shape, rename_costs(result.tree, gt.tree, True))
     return 1.0 - full / elements, 1.0 - struct / elements
@@ -346,29 +434,75 @@ class TedsMetric(TableSimilarityMetric):
             result = _reference_tables(result) if result is not None else None
         if settings.pairing == "joined":
             return self._joined(gt, result, settings)
-        return super().score(gt, result, settings, unreadable, gt_file)
+        scored = super().score(gt, result, settings, unreadable, gt_file)
+        if settings.table_html == "docling":
+            scored = self._as_docling_eval_skips(gt, scored)
+        return scored
+
+    def _as_docling_eval_skips(self, gt, scored: dict) -> Scored:
+        """``--table-html docling``: the pairs docling-eval does not score, unscored
+        here too, and said: a ground-truth table docling labels other than
+        ``table`` (a ``document_index``), and a table without HTML."""
+        scored = Scored(scored, getattr(scored, "findings", ()))
+        records = scored["tables"]
+        labels = {table.id: gt.metadata.get(f"table_{table.id}_label") for table in gt.tables}
+        labelled = [record for record in records if labels.get(record["gt_table"]) is not None]
+        for record in labelled:
+            record.update(dict.fromkeys(self.scores), label=labels[record["gt_table"]])
+        if labelled:
+            scored.update(self._means(records), f1=self._headline(records, self._means(records)))
+            scored.findings.append(Diagnostic(
+                "table-label-skipped", Severity.WARNING,
+                f"{len(labelled)} ground-truth table(s) labelled other than table (the first: table "
+                f"{labelled[0]['gt_table']}, {labelled[0]['label']}) not scored, as docling-eval skips them"))
+        unscored = [record for record in records if record[self.scores[0]] is None and "label" not in record]
+        if unscored:
+            first = unscored[0]
+            scored.findings.append(Diagnostic(
+                "table-html-empty", Severity.WARNING,
+                f"{len(unscored)} table pair(s) not scored: a table with no row and no caption has no HTML in "
+                f"docling-core's export, which docling-eval cannot parse (it skips the pair as an evaluation "
+                f"error); the first: ground-truth table {first['gt_table']}, result table "
+                f"{first['result_table']}"))
+        return scored
 
     def describe(self, settings: ScoreSettings) -> dict:
-        return {
-            "variant": "pubtabnet",
-            "normalisation": "none: the cells' tokens as the source gives them (characters and inline tags); "
-                             + ("the text of <th> cells compared as <td>'s" if settings.th_text == "compare" else
-                                "the text of <th> cells ignored, as PubTabNet's reference does"),
-            "aggregation": "per table pair, 1 - tree edit distance / the larger table's element count; "
-                           + pairing_described(settings, "TEDS"),
-        }
+        th = {"compare": "the text of <th> cells compared as <td>'s", "as-td": "<th> cells read as <td> cells"}
+        normalisation = ("none: the cells' tokens as the source gives them (characters and inline tags); "
+                         + th.get(settings.th_text, "the text of <th> cells ignored, as PubTabNet's reference does"))
+        if settings.table_html == "docling":
+            normalisation += "; each table's tree from docling-core's HTML export of it (texts trimmed)"
+        if settings.drop_tags:
+            normalisation += f"; inline tags {', '.join(settings.drop_tags)} left out"
+        aggregation = ("per table pair, 1 - tree edit distance / the larger table's element count"
+                       + (f", rounded to {settings.round} decimals" if settings.round is not None else "") + "; "
+                       + pairing_described(settings, "TEDS"))
+        return {"variant": "pubtabnet", "normalisation": normalisation, "aggregation": aggregation}
 
-    def prepare(self, table: Table, document, settings: ScoreSettings) -> PreparedTree:
-        return PreparedTree(self._tree(table, settings))
+    def prepare(self, table: Table, document, settings: ScoreSettings) -> PreparedTree | None:
+        tree = self._tree(table, settings)
+        return PreparedTree(tree) if tree is not None else None
 
     @staticmethod
-    def _tree(table: Table, settings: ScoreSettings) -> TedsTree:
+    def _tree(table: Table, settings: ScoreSettings) -> TedsTree | None:
+        drop_tags = settings.drop_tags or ()
+        if settings.table_html == "docling":
+            return docling_tree(table, drop_tags)
         check_tree_size(table)
         return table_tree(table, th_text=settings.th_text == "compare", th_as_td=settings.th_text == "as-td",
-                          drop_groups=settings.row_groups == "drop")
+                          drop_groups=settings.row_groups == "drop", drop_tags=drop_tags)
 
-    def table_scores(self, gt: PreparedTree, result: PreparedTree, settings: ScoreSettings) -> dict[str, float]:
-        return dict(zip(self.scores, teds_pair(gt, result, settings.cell_text == "normalised")))
+    def table_scores(self, gt: PreparedTree | None, result: PreparedTree | None,
+                     settings: ScoreSettings) -> dict[str, float | None]:
+        if gt is None or result is None:  # a table without HTML (--table-html docling): no score
+            return dict.fromkeys(self.scores)
+        scores = teds_pair(gt, result, settings.cell_text == "normalised")
+        if settings.round is not None:
+            scores = tuple(round(score, settings.round) for score in scores)
+        return dict(zip(self.scores, scores))
+
+    def unpaired_scores(self, table, settings: ScoreSettings) -> dict[str, float | None]:
+        return dict.fromkeys(self.scores, None if table is None else 0.0)
 
     def _joined(self, gt, result, settings: ScoreSettings) -> dict:
         """A record of one entry a page: all its ground-truth tables against all its

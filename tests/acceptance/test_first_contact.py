@@ -67,7 +67,7 @@ def test_the_help_keeps_tags_and_brackets():
 
 
 # Options that take free text (or a number, a path): every other option lists its values.
-FREE_TEXT = {"--encoding", "--complexity"}
+FREE_TEXT = {"--encoding", "--complexity", "--drop-tags"}
 
 
 @pytest.mark.parametrize("name", ["convert", "icdar2json", "formats", "check", "score", "merge-reports"])
