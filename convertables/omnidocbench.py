@@ -1,0 +1,276 @@
+"""OmniDocBench's table strings (docs/benchmarks.md, ``score --profile omnidocbench``):
+its normalisation of a table's HTML, the string its TEDS and edit distance read.
+
+:func:`normalised_html` gives, for a table's HTML as a model or the ground truth
+wrote it, the string OmniDocBench scores:
+
+1. the HTML is parsed as Python's ``html.parser`` reads it into a tree that
+   follows the tags as written (an end tag closes the last element of its name
+   still open and those opened after it, one with no open element of its name
+   is dropped, void elements such as ``<br>`` hold nothing, every element
+   still open at the end is closed there); a text between two tags made of
+   ASCII whitespace only becomes one line break if it holds one, else one
+   space; entities are decoded (a number below 256 as a windows-1252 byte; an
+   unknown name ``&foo;`` is the text ``&foo``);
+2. ``<th>`` becomes ``<td>``, ``<thead>`` and ``<span>`` are taken out (their
+   content kept), ``<math>`` becomes ``$`` + its ``alttext`` + ``$``;
+3. the tree is written back (``&``, ``<``, ``>`` as entities outside
+   ``<script>`` and ``<style>``; attributes sorted by name, double-quoted, single-quoted where
+   the value holds a double quote and no single one; ``class`` values' spaces
+   collapsed; void elements as ``<br/>``), and entities decoded once more;
+4. line breaks are deleted, the text NFKC-normalised and trimmed, and what lies
+   between the first ``<table ...>`` and the last ``</table>`` kept (nothing
+   where there is none); the attributes ``style``, ``height``, ``width``,
+   ``align`` and ``class`` (written ``name="..."``) are deleted, and the
+   ``<tbody>`` tags; whitespace runs become one space;
+5. the result is wrapped as ``<html><body><table border="1" >...</table></body></html>``,
+   and the tags ``<sup>``, ``<sub>``, ``<span>``, ``<div>``, ``<p>`` (exactly so
+   written, no attributes) and their end tags deleted, and ``<colgroup>...</colgroup>``.
+
+A text with no ``<table`` (spaces taken out, ``'`` read as ``"``) normalises to
+the empty string.
+
+:func:`edit_distance` is its normalised edit distance of two such strings.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+from html.entities import html5
+from html.parser import HTMLParser
+
+VOID = frozenset({
+    "area", "base", "br", "col", "embed", "hr", "img", "input", "keygen", "link", "menuitem", "meta", "param",
+    "source", "track", "wbr", "basefont", "bgsound", "command", "frame", "image", "isindex", "nextid", "spacer",
+})
+"""Elements that hold nothing: closed as soon as opened."""
+
+_LIST_VALUED = frozenset({"class", "accesskey", "dropzone"})
+"""Attributes read as space-separated lists (written back with single spaces)."""
+
+_ASCII_SPACES = "\x20\x0a\x09\x0c\x0d"
+_KEEP_SPACE = frozenset({"pre", "textarea"})
+_RAW_TEXT = frozenset({"script", "style"})
+
+
+class _Element:
+    __slots__ = ("name", "attrs", "children", "parent")
+
+    def __init__(self, name: str, attrs: dict[str, str], parent: "_Element | None"):
+        self.name, self.attrs, self.children, self.parent = name, attrs, [], parent
+
+
+class _Text(str):
+    """A text node; ``kind`` says how it is written (text, comment, doctype...)."""
+
+    kind = "text"
+
+
+def _node(text: str, kind: str) -> _Text:
+    node = _Text(text)
+    node.kind = kind
+    return node
+
+
+class _TreeBuilder(HTMLParser):
+    """The tree of the HTML as written (see the module's first step)."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=False)
+        self.root = _Element("", {}, None)
+        self.stack = [self.root]
+        self.pending: list[str] = []
+        self.closed_void: list[str] = []
+
+    def _flush(self, kind: str = "text") -> None:
+        if not self.pending:
+            return
+        text = "".join(self.pending)
+        self.pending = []
+        if not any(e.name in _KEEP_SPACE for e in self.stack) and not text.strip(_ASCII_SPACES):
+            text = "\n" if "\n" in text else " "
+        self.stack[-1].children.append(_node(text, kind))
+
+    def handle_starttag(self, tag, attrs, closes_itself: bool = False):
+        self._flush()
+        values: dict[str, str] = {}
+        for name, value in attrs:
+            value = "" if value is None else value
+            if name in _LIST_VALUED or (name == "headers" and tag in ("td", "th")):
+                value = " ".join(re.findall(r"\S+", value))
+            values[name] = value
+        element = _Element(tag, values, self.stack[-1])
+        self.stack[-1].children.append(element)
+        self.stack.append(element)
+        if tag in VOID and not closes_itself:
+            self._close(tag)
+            self.closed_void.append(tag)
+
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs, closes_itself=True)
+        self.handle_endtag(tag)
+
+    def handle_endtag(self, tag):
+        if tag in self.closed_void:
+            self.closed_void.remove(tag)
+            return
+        self._flush()
+        self._close(tag)
+
+    def _close(self, tag: str) -> None:
+        for k in range(len(self.stack) - 1, 0, -1):
+            if self.stack[k].name == tag:
+                del self.stack[k:]
+                return
+
+    def handle_data(self, data):
+        self.pending.append(data)
+
+    def handle_charref(self, name):
+        number = int(name.lstrip("xX"), 16) if name[:1] in "xX" else int(name)
+        data = None
+        if number < 256:  # (a byte of windows-1252 where it is one, as such pages mean it)
+            try:
+                data = bytes([number]).decode("windows-1252")
+            except UnicodeDecodeError:
+                pass
+        if not data:
+            try:
+                data = chr(number)
+            except (ValueError, OverflowError):
+                pass
+        self.pending.append(data or "\N{REPLACEMENT CHARACTER}")
+
+    def handle_entityref(self, name):
+        character = html5.get(name) or html5.get(name + ";")
+        self.pending.append(character if character is not None else "&" + name)
+
+    def handle_comment(self, data):
+        self._flush()
+        self.pending.append(data)
+        self._flush("comment")
+
+    def handle_decl(self, data):
+        self._flush()
+        self.pending.append(data[len("DOCTYPE "):])
+        self._flush("doctype")
+
+    def unknown_decl(self, data):
+        self._flush()
+        cdata = data.upper().startswith("CDATA[")
+        self.pending.append(data[len("CDATA["):] if cdata else data)
+        self._flush("cdata" if cdata else "declaration")
+
+    def handle_pi(self, data):
+        self._flush()
+        self.pending.append(data)
+        self._flush("pi")
+
+    def finish(self) -> _Element:
+        self.close()
+        self._flush()
+        return self.root
+
+
+_WRAPPED = {"comment": ("<!--", "-->"), "doctype": ("<!DOCTYPE ", ">"), "cdata": ("<![CDATA[", "]]>"),
+            "pi": ("<?", ">"), "declaration": ("<?", "?>")}
+
+
+def _escaped(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _attribute(name: str, value: str) -> str:
+    value = _escaped(value)
+    quote = '"'
+    if '"' in value:
+        if "'" in value:
+            value = value.replace('"', "&quot;")
+        else:
+            quote = "'"
+    return f" {name}={quote}{value}{quote}"
+
+
+def _rewrite(element: _Element) -> list:
+    """The element's children after step 2 (``<th>`` as ``<td>``, ``<thead>`` and
+    ``<span>`` unwrapped, ``<math>`` as its alt text)."""
+    out: list = []
+    for child in element.children:
+        if isinstance(child, _Text):
+            out.append(child)
+            continue
+        if child.name == "th":
+            child.name = "td"
+        if child.name == "math":
+            out.append(_node(f"${child.attrs.get('alttext', '')}$", "text"))
+            continue
+        child.children = _rewrite(child)
+        if child.name in ("thead", "span"):
+            out.extend(child.children)
+        else:
+            out.append(child)
+    return out
+
+
+def _write(element: _Element, out: list[str]) -> None:
+    for child in element.children:
+        if isinstance(child, _Text):
+            if child.kind != "text":
+                before, after = _WRAPPED[child.kind]
+                out.append(before + child + after)
+            else:
+                out.append(child if element.name in _RAW_TEXT else _escaped(child))
+            continue
+        out.append("<" + child.name + "".join(_attribute(k, v) for k, v in sorted(child.attrs.items())))
+        if child.name in VOID and not child.children:
+            out.append("/>")
+            continue
+        out.append(">")
+        _write(child, out)
+        out.append(f"</{child.name}>")
+
+
+def _rewritten(text: str) -> str:
+    builder = _TreeBuilder()
+    builder.feed(text)
+    root = builder.finish()
+    root.children = _rewrite(root)
+    out: list[str] = []
+    _write(root, out)
+    return "".join(out)
+
+
+_INNER = re.compile(r"<table\b[^>]*>(.*)</table>", re.DOTALL | re.IGNORECASE)
+_DROPPED_ATTRIBUTES = tuple(re.compile(f'( {name}=".*?")') for name in ("style", "height", "width", "align", "class"))
+_TBODY = re.compile("</?tbody>")
+_SPACES = re.compile(r"\s+")
+_BARE_TAGS = ("sup", "sub", "span", "div", "p")
+_COLGROUP = re.compile("<colgroup>.*?</colgroup>")
+
+
+def normalised_html(text: str) -> str:
+    """OmniDocBench's string of a table's HTML (see the module's description)."""
+    if "<table" not in text.replace(" ", "").replace("'", '"'):
+        return ""
+    table = html.unescape(_rewritten(text)).replace("\n", "")
+    table = unicodedata.normalize("NFKC", table).strip()
+    table = "".join(_INNER.findall(table))
+    for attribute in _DROPPED_ATTRIBUTES:
+        table = attribute.sub("", table)
+    table = _SPACES.sub(" ", _TBODY.sub("", table))
+    table = '<html><body><table border="1" >' + table + "</table></body></html>"
+    for tag in _BARE_TAGS:
+        table = table.replace(f"<{tag}>", "").replace(f"</{tag}>", "")
+    table = table.replace('<spandata-span-identity="">', "")
+    return _COLGROUP.sub("", table)
+
+
+def edit_distance(gt: str, result: str) -> tuple[int, int]:
+    """(Levenshtein distance, the longer string's length) of two normalised
+    strings: OmniDocBench's edit distance of a table is their ratio, its pooled
+    figures sums of both."""
+    from rapidfuzz.distance import Levenshtein
+
+    return Levenshtein.distance(result, gt), max(len(gt), len(result))
