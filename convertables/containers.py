@@ -329,3 +329,84 @@ def json_object_entries(handle: BinaryIO) -> Iterator[Member]:
     """The entries of a JSON object of ``{file name: document}``, each a member
     named by its key's file name (PubTabNet's TEDS JSON, DP-Bench's files)."""
     return json_object_members(handle, _entry_name)
+
+
+# -- one JSON array, an element a document ---------------------------------------------------------
+
+def json_array_members(handle: BinaryIO, name_of: Callable[[bytes], str | None]) -> Iterator[Member]:
+    """The elements of a file holding one JSON array (``[{...}, {...}]``) that are
+    objects or arrays, each a member named by ``name_of(its bytes)`` (or
+    ``element-<n>``; an element longer than :data:`MAX_MEMBER_BYTES` is named
+    so, unread). Scanned a chunk at a time, strings skipped by a search for their
+    closing quote: memory holds a chunk and one element. An element the file
+    ends inside is a member to its end (reading it says what is wrong); a file
+    that is no array has none."""
+    base = 0
+    line = 1
+    depth = 0
+    in_string = escaped = False
+    start = start_line = -1
+    held = bytearray()
+    count = 0
+    while True:
+        chunk = handle.read(_CHUNK)
+        if not chunk:
+            if start >= 0:
+                count += 1
+                yield Member(f"element-{count}", start, base - start, start_line)
+            return
+        pos, size = 0, len(chunk)
+        piece_start = 0  # where this chunk's part of the element being held starts
+        while pos < size:
+            if in_string:
+                if escaped:
+                    escaped = False
+                    pos += 1
+                    continue
+                found = _IN_STRING.search(chunk, pos)
+                if found is None:
+                    break
+                pos = found.end()
+                if chunk[found.start()] == 0x5C:
+                    escaped = True
+                else:
+                    in_string = False
+                continue
+            found = _STRUCTURE.search(chunk, pos)
+            if found is None:
+                break
+            at, mark = found.start(), chunk[found.start()]
+            pos = at + 1
+            if depth == 0:
+                if mark != 0x5B:  # "[": the file is no array
+                    return
+                depth = 1
+            elif mark == 0x22:
+                in_string = True
+            elif mark in (0x7B, 0x5B):
+                if depth == 1:
+                    start, start_line = base + at, line + chunk.count(b"\n", 0, at)
+                    held.clear()
+                    piece_start = at
+                depth += 1
+            elif mark in (0x7D, 0x5D):
+                depth -= 1
+                if depth == 1 and start >= 0:
+                    length = base + pos - start
+                    if len(held) + pos - piece_start <= MAX_MEMBER_BYTES:
+                        held += chunk[piece_start:pos]
+                        name = name_of(bytes(held))
+                    else:
+                        name = None
+                    count += 1
+                    yield Member(name or f"element-{count}", start, length, start_line)
+                    start = -1
+                    held.clear()
+                elif depth == 0:
+                    return
+        if start >= 0 and len(held) + size - piece_start <= MAX_MEMBER_BYTES:
+            held += chunk[piece_start:]
+        elif start >= 0:
+            held.clear()
+        line += chunk.count(b"\n")
+        base += size

@@ -274,3 +274,184 @@ def edit_distance(gt: str, result: str) -> tuple[int, int]:
     from rapidfuzz.distance import Levenshtein
 
     return Levenshtein.distance(result, gt), max(len(gt), len(result))
+
+
+# -- the tables of a Markdown page, as OmniDocBench finds them --------------------------------------
+
+_IMAGE = re.compile(r"!\[.*?\]\(.*?\)")
+_FENCES = tuple(re.compile(p, re.MULTILINE) for p in (r"^```markdown\n?", r"^```html\n?", r"^```latex\n?", r"```\n?$"))
+_TABLE_ENV = re.compile(r"\\begin{table}(.*?)\\end{table}", re.DOTALL)
+_TABULAR = (re.compile(r"\\begin{tabular}"), re.compile(r"\\end{tabular}"))
+_HTML_TABLE = (re.compile(r"<table(?:[^>]*)>"), re.compile(r"</table>"))
+# The lengths its scanner steps by: those of its patterns as written, not of what they match.
+_TABULAR_STEPS = (len(r"\\begin{tabular}"), len(r"\\end{tabular}"))
+_HTML_TABLE_STEPS = (len(r"<table(?:[^>]*)>"), len(r"</table>"))
+_DISPLAY = re.compile(r"\$\$(.*?)\$\$|\\\[(.*?)\\\]|\$(.*?)\$|\\\((.*?)\\\)", re.DOTALL)
+_DOLLARS = re.compile(r"\$\$(.*?)\$\$|\$(.*?)\$|\\\((.*?)\\\)", re.DOTALL)
+_PIPE_ROW = re.compile(r"\|\s*.*?\s*\|\n", re.DOTALL)
+_CONVERTED_TABLE = re.compile(r"(<table.*?</table>)", re.DOTALL)
+
+
+def _blank(text: str, start: int, end: int) -> str:
+    return text[:start] + " " * (end - start) + text[end:]
+
+
+def _balanced(text: str, patterns, steps) -> list[tuple[int, int]]:
+    """The outermost spans from a begin pattern to its end pattern, as its scanner
+    finds them (a begin never closed: the scan starts again after it)."""
+    begin, end = patterns
+    found: list[tuple[int, int]] = []
+    pos = 0
+    stack: list[int] = []
+    while pos < len(text):
+        b, e = begin.search(text, pos), end.search(text, pos)
+        if b is None and e is None:
+            break
+        if b is not None and (e is None or b.start() < e.start()):
+            stack.append(b.start())
+            pos = b.start() + steps[1]
+        else:
+            if stack:
+                start = stack.pop()
+                if not stack:
+                    found.append((start, e.start() + steps[1]))
+            pos = e.start() + steps[1]
+    if stack:
+        offset = stack[0] + steps[0]
+        found += [(s + offset, t + offset) for s, t in _balanced(text[offset:], patterns, steps)]
+    return found
+
+
+def _pipe_row_table(row_text: str) -> str:
+    rows = [row.strip() for row in row_text.strip().split("\n")]
+    out = ["<table>\n  <thead>\n    <tr>\n"]
+    out += [f"      <th>{cell.strip()}</th>\n" for cell in rows[0].split("|")[1:-1]]
+    out.append("    </tr>\n  </thead>\n  <tbody>\n")
+    for row in rows[2:]:
+        out.append("    <tr>\n")
+        out += [f"      <td>{cell.strip()}</td>\n" for cell in row.split("|")[1:-1]]
+        out.append("    </tr>\n")
+    out.append("  </tbody>\n</table>\n")
+    return "".join(out)
+
+
+_SEPARATOR_LINE = re.compile(r"-*?:|---|:-*?")
+_GROUP_LINE = re.compile(r"</?t(able|head|body)>")
+
+
+def _merged(block: str) -> str:
+    block = re.sub(r"<!--[\s\S]*?-->", "", block)
+    kept: list[str] = []
+    for table in re.findall(r"<table>[\s\S]*?</table>", block):
+        lines = [line.replace("<th>", "<td>").replace("</th>", "</td>") if "<th>" in line else line
+                 for line in table.split("\n")]
+        lines = [line for line in lines if not _GROUP_LINE.search(line)]
+        if len(lines) > 2:
+            kept += lines
+    return "\n\n<table>\n" + "\n".join(kept) + "\n</table>\n\n"
+
+
+def _joined_rows(text: str) -> str:
+    """Consecutive one-row tables joined into one (its converter's second pass):
+    lines holding a colon or ``---`` dropped, as its test for a delimiter row
+    takes them for one."""
+    out: list[str] = []
+    in_block = False
+    block = ""
+    last = ""
+    for line in text.split("\n"):
+        if "<table>" in line:
+            in_block = True
+            block += last
+        elif in_block:
+            if not _SEPARATOR_LINE.search(last) and "</thead>" not in last:
+                block += "\n" + last
+            if "</table>" in last and "<table>" not in line:
+                in_block = False
+                out.append(_merged(block))
+                block = ""
+        else:
+            out.append(last)
+        last = line
+    if last:
+        if in_block or "</table>" in last:
+            out.append(_merged(block + "\n" + last))
+        else:
+            out.append(last)
+    return "\n".join(out)
+
+
+def _pipe_tables_as_html(text: str) -> str:
+    text = text.replace("\r", "") + "\n"
+    for row_text in _PIPE_ROW.findall(text):
+        text = text.replace(row_text, _pipe_row_table(row_text), 1)
+    text = _joined_rows(text)
+    return text.replace("<table>", '<table border="1" >').replace("<td>", '<td colspan="1" rowspan="1">')
+
+
+_CODE_BLOCK = re.compile(r"```(\w+)\n(.*?)```", re.DOTALL)
+_UNWRAPPED = ((re.compile(r"\\title\{(.*?)\}"), r"\1"), (re.compile(r"\\title\s*\{\s*(.*?)\s*\}", re.DOTALL), r"\1"),
+              (re.compile(r"\\text\s*\{\s*(.*?)\s*\}", re.DOTALL), r"\1"), (re.compile(r"\\section\*?\{(.*?)\}"), r"\1"),
+              (re.compile(r"\\section\*?\{\s*(.*?)\s*\}", re.DOTALL), r"\1"))
+
+
+def _paragraph_tables(text: str) -> list[tuple[int, str]]:
+    """What is left of the page that is a table: a paragraph (its lines trimmed,
+    blank ones dropped) that starts with ``<table`` and ends with ``</table>``,
+    after code blocks are taken out; each at the sum of the lengths of the
+    paragraphs before it (where its order puts it)."""
+    for match in _CODE_BLOCK.finditer(text):
+        text = _blank(text, match.start(), match.end())
+    for pattern, replacement in _UNWRAPPED:
+        text = pattern.sub(replacement, text)
+    paragraphs = text.split("\n\n")
+    if len(paragraphs) == 1:
+        paragraphs = text.split("\n")
+    found = []
+    position = 0
+    for paragraph in paragraphs:
+        at = position
+        position += len(paragraph)
+        lines = [line.strip() for line in paragraph.strip().strip("\n").split("\n") if line.strip()]
+        joined = "\n".join(lines)
+        if joined.startswith("<table") and joined.endswith("</table>"):
+            found.append((at, joined))
+    return found
+
+
+def page_tables(text: str) -> tuple[list[str], list[str]]:
+    """(its LaTeX tables, its HTML tables) of a Markdown page, each as written
+    (pipe tables as its converter writes them in HTML), each list in the order
+    OmniDocBench keeps them."""
+    text = _IMAGE.sub("", text)
+    for fence in _FENCES:
+        text = fence.sub("", text)
+    text = re.sub(r" {4,}", "    ", re.sub(r"_{4,}", "____", text))
+    for tag in ("<html>", "</html>", "<body>", "</body>"):
+        text = text.replace(tag, "")
+    latex: list[tuple[int, str]] = []
+    blanked = text
+    for match in _TABLE_ENV.finditer(text):
+        latex.append((match.start(), match.group(0)))
+        blanked = _blank(blanked, match.start(), match.end())
+    latex += [(s, blanked[s:e]) for s, e in _balanced(blanked, _TABULAR, _TABULAR_STEPS)]
+    latex.sort(key=lambda item: item[0])
+    for start, source in latex:
+        text = _blank(text, start, start + len(source))
+    found: list[tuple[int, str]] = []
+    for start, end in _balanced(text, _HTML_TABLE, _HTML_TABLE_STEPS):
+        source = text[start:end]
+        found.append((start, source))
+        text = _blank(text, start, start + len(source))
+    for match in _DISPLAY.finditer(text):
+        inner = _DOLLARS.search(" ".join(match.group(0).strip().split("\n")))
+        if inner is None or inner.group(1):
+            text = _blank(text, match.start(), match.end())
+    if len(_PIPE_ROW.findall(text + "\n")) >= 2:
+        text = _pipe_tables_as_html(text)
+        for match in _CONVERTED_TABLE.finditer(text):
+            found.append((match.start(), match.group(0).strip()))
+            text = _blank(text, match.start(), match.end())
+    found += _paragraph_tables(text)
+    found.sort(key=lambda item: item[0])
+    return [source for _, source in latex], [source for _, source in found]
