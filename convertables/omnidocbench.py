@@ -455,3 +455,63 @@ def page_tables(text: str) -> tuple[list[str], list[str]]:
     found += _paragraph_tables(text)
     found.sort(key=lambda item: item[0])
     return [source for _, source in latex], [source for _, source in found]
+
+
+# -- the documents its readings make ------------------------------------------------------------------
+
+SOURCES = "omnidocbench_sources"
+"""``Document.metadata`` key: a JSON list of each table's [source, normalised string, has LaTeX, TEDS fails]."""
+CHOICE = "omnidocbench_choice"
+"""``Document.metadata`` key of a prediction page: ``latex`` where it has more LaTeX tables than
+HTML ones (OmniDocBench then scores none of them), else ``html``."""
+
+
+def _span_fails(normalised: str) -> bool:
+    """Whether a cell's colspan or rowspan is no integer as Python's ``int`` reads it
+    (OmniDocBench's TEDS then fails, and it scores the table 0)."""
+    for match in _CELL_SPAN.finditer(normalised):
+        value = next(group for group in match.groups() if group is not None)
+        try:
+            int(value)
+        except ValueError:
+            return True
+    return False
+
+
+_CELL_SPAN = re.compile(r"""<td\b[^>]*?\s(?:colspan|rowspan)=(?:"([^"]*)"|'([^']*)'|([^\s>"']+))""", re.IGNORECASE)
+
+
+def tables_document(sources: list[str], latex: list[bool], diagnostics, page: int = 1):
+    """A document of the tables whose HTML ``sources`` are given, each read from
+    its normalised string (the table OmniDocBench's TEDS reads: the first
+    directly in ``<body>``, the tables inside it in its cells' markup), the
+    strings kept in its metadata (:data:`SOURCES`)."""
+    import json
+
+    from .html_tables import read_page
+    from .model import Document
+
+    doc = Document()
+    kept = []
+    for source, has_latex in zip(sources, latex):
+        normalised = normalised_html(source)
+        found = read_page(normalised, diagnostics, page=page, first_id=len(doc.tables)) if normalised else None
+        if found is not None and found.reference_table is not None:
+            table = found.tables[found.reference_table]
+            table.id = len(doc.tables)
+        else:  # (no table: its TEDS is 0, as the benchmark's is without one in <body>)
+            from .model import Region, Table
+            table = Table(len(doc.tables), [Region(0, page)])
+        doc.tables.append(table)
+        kept.append([source, normalised, has_latex, _span_fails(normalised)])
+    doc.metadata[SOURCES] = json.dumps(kept, ensure_ascii=False)
+    return doc
+
+
+def table_sources(doc) -> list[list] | None:
+    """What :func:`tables_document` kept of each table: [source, normalised,
+    has LaTeX, TEDS fails]; None for a document another reading made."""
+    import json
+
+    kept = doc.metadata.get(SOURCES)
+    return json.loads(kept) if kept is not None else None

@@ -148,6 +148,13 @@ DECLARED: dict[str, Format] = {
         "opendataloader_markdown", "opendataloader-markdown", "Markdown pages as opendataloader-bench finds their "
         "tables (pipe tables made HTML by its rules, every <table>); chosen by name", (".md",), ("structure",),
         options=(PAGE,), reads_files_of=("markdown", "html")),
+    "omnidocbench": _declare("omnidocbench", "omnidocbench", "OmniDocBench's ground-truth JSON, a list of pages "
+                             "(tables as its normalised HTML); chosen by name", (".json",), ("structure",),
+                             container=True),
+    "omnidocbench_markdown": _declare(
+        "omnidocbench_markdown", "omnidocbench-markdown", "Markdown pages as OmniDocBench's end-to-end evaluation "
+        "finds their tables (its normalised HTML); chosen by name", (".md",), ("structure",), options=(PAGE,),
+        reads_files_of=("markdown", "html")),
     "latex": _declare("latex", "latex", "LaTeX tabular environments (arXiv, OmniDocBench, vision-language models)",
                       (".tex", ".latex"), ("structure",), writes=True, options=(PAGE,),
                       holds=frozenset({"text", "spans", "blank"})),

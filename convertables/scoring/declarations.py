@@ -111,6 +111,7 @@ TEXT_SIMILARITY = Option("text_similarity", "--text-similarity", str, "grits: Gr
                          "table-transformer's) or of their longest common subsequence (lcs, grits-metric's).",
                          "difflib", direction="score", choices=("difflib", "lcs"))
 GRITS_SETTINGS = (IGNORE_PAGE, TRUE_IOU, PAIRING, AGGREGATE, TEXT_SIMILARITY)
+TEDS_EDIT_SETTINGS: tuple[Option, ...] = ()
 
 _SCORING = "convertables.scoring."
 DECLARED = (
@@ -121,5 +122,6 @@ DECLARED = (
     MetricDeclaration("ctdar-b", ("ctdar2019",), CTDAR_SETTINGS, _SCORING + "ctdar"),
     MetricDeclaration("teds", ("pubtabnet",), TEDS_SETTINGS, _SCORING + "teds"),
     MetricDeclaration("grits", ("pubtables1m",), GRITS_SETTINGS, _SCORING + "grits"),
+    MetricDeclaration("teds-edit", ("omnidocbench",), TEDS_EDIT_SETTINGS, _SCORING + "teds_edit"),
 )
 """The built-in metrics, in the order listed (``metric.METRIC_MODULES``' order)."""

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from .pairing import Pairing
     from .presentation import Summary
 
-METRIC_MODULES = ("structure", "region", "marmot", "ctdar", "teds", "grits")
+METRIC_MODULES = ("structure", "region", "marmot", "ctdar", "teds", "grits", "teds_edit")
 """The modules of ``convertables.scoring`` that declare metrics (``METRICS``), in the order listed."""
 
 

@@ -34,6 +34,15 @@ PROFILES: dict[str, Profile] = {profile.name: profile for profile in (
         "each document's teds and teds_struct are the benchmark's teds and teds_s of the page (its "
         "evaluation.json); a page whose ground truth has no table has no figures, as the benchmark gives None",
     ),
+    Profile(
+        "omnidocbench", "OmniDocBench's end-to-end table evaluation: TEDS, TEDS-S and edit distance of its "
+        "normalised HTML", "teds-edit",
+        {"gt_format": "omnidocbench", "result_format": "omnidocbench-markdown"},
+        "each table record's teds, teds_struct and edit_dist are the benchmark's TEDS, TEDS_structure_only and "
+        "Edit_dist of the table (its end2end_quick_match_table_result.json); total's teds, teds_struct and "
+        "edit_dist are its table TEDS, TEDS_structure_only and Edit_dist ALL_page_avg (its "
+        "end2end_quick_match_metric_result.json); a page without a prediction is left out, as it leaves it out",
+    ),
 )}
 """The profiles by name."""
 

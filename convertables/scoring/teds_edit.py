@@ -1,0 +1,201 @@
+"""TEDS, TEDS-struct and the normalised edit distance of tables' HTML strings,
+paired as OmniDocBench's end-to-end evaluation pairs them (docs/scoring.md,
+``--metric teds-edit``; the ``omnidocbench`` profile).
+
+It scores documents read by the ``omnidocbench`` and ``omnidocbench-markdown``
+readings, which keep each table's HTML as written (its source) and OmniDocBench's
+normalisation of it (:mod:`convertables.omnidocbench`), the string its TEDS and
+edit distance read:
+
+* **Pairing**, per page: the one-to-one pairing of least summed normalised
+  edit distance of the tables' *sources* (Levenshtein distance over the longer
+  length), scipy's ``linear_sum_assignment``, as OmniDocBench pairs them.
+  Result tables left over are not scored (OmniDocBench gives their text to its
+  text matching); ground-truth tables left over score 0 on TEDS and TEDS-struct
+  and 1 on the edit distance. A page with no result file is not scored, nor is
+  one without ground-truth tables. A prediction page with more LaTeX tables
+  than HTML ones has no tables read: its ground-truth tables score as missing.
+* **Scores** of a pair: TEDS and TEDS-struct of the trees read from the
+  normalised strings; ``edit_dist``, the Levenshtein distance of the two
+  normalised strings over the longer one's length (None where both are empty).
+  Where OmniDocBench's TEDS fails (a cell span ``int`` cannot read, a table
+  with nothing inside on both sides), it scores 0, and so does this, with a
+  warning (``omnidocbench-teds-failed``).
+* **Aggregates**: ``total``'s ``teds`` and ``teds_struct`` are the means over
+  tables (OmniDocBench's ``TEDS`` and ``TEDS_structure_only``), ``edit_dist``
+  the mean over pages of each page's summed distances over its summed lengths
+  (its ``Edit_dist`` ``ALL_page_avg``); beside them ``edit_dist_pooled`` (all
+  distances over all lengths, its ``edit_whole``) and ``edit_dist_table_mean``
+  (the mean of the tables' ratios, its ``edit_sample_avg``).
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from ..diagnostics import Diagnostic, Severity
+from ..omnidocbench import CHOICE, edit_distance, table_sources
+from . import precision_recall
+from .declarations import TEDS_EDIT_SETTINGS
+from .metric import Scored, ScoreSettings
+from .teds import PreparedTree, TedsMetric, check_tree_size, table_tree, teds_pair
+
+
+class _Side:
+    """A table as this metric compares it: its tree, its strings, whether its TEDS fails."""
+
+    __slots__ = ("tree", "source", "normalised", "has_latex", "teds_fails")
+
+    def __init__(self, tree, kept):
+        self.tree = tree
+        self.source, self.normalised, self.has_latex, self.teds_fails = kept
+
+
+def _sides(document) -> list[_Side]:
+    kept = table_sources(document) or []
+    sides = []
+    for k, table in enumerate(document.tables):
+        check_tree_size(table)
+        strings = kept[k] if k < len(kept) else ["", "", False, False]
+        sides.append(_Side(PreparedTree(table_tree(table)), strings))
+    return sides
+
+
+class TedsEditMetric(TedsMetric):
+    """TEDS, TEDS-struct and the edit distance of normalised HTML, OmniDocBench's way."""
+
+    name = "teds-edit"
+    title = "TEDS, TEDS-struct and normalised edit distance of tables' HTML (OmniDocBench)"
+    variants = ("omnidocbench",)
+    settings = TEDS_EDIT_SETTINGS
+    scores = ("teds", "teds_struct", "edit_dist")
+    headline = "teds"
+    names = {"teds": "TEDS", "teds_struct": "TEDS-struct", "edit_dist": "Edit distance"}
+
+    def check(self, settings: ScoreSettings) -> None:
+        pass
+
+    def describe(self, settings: ScoreSettings) -> dict:
+        return {
+            "variant": "omnidocbench",
+            "normalisation": "OmniDocBench's normalised HTML of each table (its normalized_html_table), as the "
+                             "omnidocbench readings keep it",
+            "aggregation": "tables paired per page by the Hungarian method on the normalised edit distance of "
+                           "their sources, result tables left over not scored, ground-truth tables left over 0 "
+                           "(edit distance 1); total: teds and teds_struct the mean over tables, edit_dist the "
+                           "mean over pages of each page's summed distances over its summed lengths",
+        }
+
+    def score(self, gt, result, settings: ScoreSettings, unreadable: bool = False, gt_file=None):
+        if result is None:
+            return None  # (no prediction for the page: OmniDocBench leaves the page out)
+        gt_sides, result_sides = _sides(gt), _sides(result)
+        if result.metadata.get(CHOICE) == "latex":
+            # Scored as LaTeX tables, every one missing, of the tables that have their LaTeX too.
+            keep = [k for k, side in enumerate(gt_sides) if side.has_latex]
+            partners: dict[int, int] = {}
+        else:
+            keep = list(range(len(gt_sides)))
+            partners = self._pairs([gt_sides[k] for k in keep], result_sides)
+        findings: list[Diagnostic] = []
+        records = []
+        edits = length = 0
+        for position, k in enumerate(keep):
+            g = gt_sides[k]
+            r = result_sides[partners[position]] if position in partners else None
+            record = {"gt_table": gt.tables[k].id, "result_table": None if r is None else
+                      result.tables[partners[position]].id}
+            record.update(self._pair_scores(g, r, record, findings))
+            if record["edit"][1]:
+                edits += record["edit"][0]
+                length += record["edit"][1]
+            records.append(record)
+        detection = {"gt": len(keep), "detected": len(result.tables), "correct": len(partners)}
+        means = self._means(records)
+        means["edit_dist"] = edits / length if length else None
+        return Scored({"tables": records, "table_count": len(records), **means,
+                       "f1": means["teds"] if records else 1.0,
+                       "detection": {**detection, **precision_recall.scores(**detection)}}, findings)
+
+    @staticmethod
+    def _pairs(gt_sides: list[_Side], result_sides: list[_Side]) -> dict[int, int]:
+        if not gt_sides or not result_sides:
+            return {}
+        import numpy as np
+        from scipy.optimize import linear_sum_assignment
+
+        costs = np.zeros((len(gt_sides), len(result_sides)))
+        for i, g in enumerate(gt_sides):
+            for j, r in enumerate(result_sides):
+                distance, longer = edit_distance(g.source, r.source)
+                costs[i, j] = distance / longer if longer else 0.0
+        rows, cols = linear_sum_assignment(costs)
+        return {int(i): int(j) for i, j in zip(rows, cols)}
+
+    def _pair_scores(self, g: _Side, r: _Side | None, record: dict, findings: list) -> dict:
+        normalised = r.normalised if r is not None else ""
+        distance, longer = edit_distance(g.normalised, normalised)
+        scores = {"edit_dist": distance / longer if longer else None, "edit": [distance, longer]}
+        if r is None:
+            return {"teds": 0.0, "teds_struct": 0.0, **scores}
+        elements = max(g.tree.tree.elements, r.tree.tree.elements)
+        why = ("a cell span Python's int cannot read" if g.teds_fails or r.teds_fails else
+               "no element inside either table" if elements == 0 else None)
+        if why is not None:
+            findings.append(Diagnostic("omnidocbench-teds-failed", Severity.WARNING,
+                                       f"ground-truth table {record['gt_table']} against result table "
+                                       f"{record['result_table']}: {why}: OmniDocBench's TEDS fails, and it "
+                                       "scores the pair 0"))
+            return {"teds": 0.0, "teds_struct": 0.0, **scores}
+        teds, struct = teds_pair(g.tree, r.tree)
+        return {"teds": teds, "teds_struct": struct, **scores}
+
+    def aggregate(self, records: Iterable[dict], settings: ScoreSettings) -> dict:
+        documents = scored = 0
+        sums = {"teds": 0.0, "teds_struct": 0.0}
+        page_sums = {"teds": [], "teds_struct": []}
+        tables = 0
+        page_ratios: list[float] = []
+        ratios: list[float] = []
+        edits = length = 0
+        detection = {"gt": 0, "detected": 0, "correct": 0}
+        for record in records:
+            documents += 1
+            for key, count in record.get("detection", {}).items():
+                if key in detection:
+                    detection[key] += count
+            if not record["tables"]:
+                continue
+            scored += 1
+            for name in page_sums:
+                page_sums[name].append(record[name])
+            if record.get("edit_dist") is not None:
+                page_ratios.append(record["edit_dist"])
+            for table in record["tables"]:
+                tables += 1
+                for name in sums:
+                    sums[name] += table[name]
+                if table["edit"][1]:
+                    edits += table["edit"][0]
+                    length += table["edit"][1]
+                    ratios.append(table["edit"][0] / table["edit"][1])
+        means = {name: value / tables if tables else None for name, value in sums.items()}
+        return {
+            "total": {"documents": documents, "tables": tables, "aggregate": "table", **means,
+                      "edit_dist": sum(page_ratios) / len(page_ratios) if page_ratios else None,
+                      "edit_dist_pooled": edits / length if length else None,
+                      "edit_dist_table_mean": sum(ratios) / len(ratios) if ratios else None,
+                      "detection": {**detection, **precision_recall.scores(**detection)}},
+            "document_mean": {"documents": scored,
+                              **{name: sum(values) / len(values) if values else None
+                                 for name, values in page_sums.items()},
+                              "edit_dist": sum(page_ratios) / len(page_ratios) if page_ratios else None},
+        }
+
+    def explain(self, gt, result, settings: ScoreSettings, record: dict | None = None, gt_file=None) -> dict:
+        from .explain import default_explain
+
+        return default_explain(gt, result, record)
+
+
+METRICS = (TedsEditMetric(),)
