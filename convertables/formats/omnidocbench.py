@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 
 from ..containers import json_array_members, name_from_filename
 from ..diagnostics import Diagnostics
@@ -32,11 +33,17 @@ from ..options import ReadOptions
 from .declarations import DECLARED
 
 
+_IMAGE_PATH = re.compile(rb'"image_path"\s*:\s*("[^"\\]*(?:\\.[^"\\]*)*")')
+
+
 def _page_name(data: bytes) -> str | None:
+    """A page's name, its image's file name without folders and suffix (found,
+    not parsed: the first ``"image_path"`` key; a text holding that key quoted
+    would have its quotes escaped)."""
+    found = _IMAGE_PATH.search(data)
     try:
-        page = json.loads(data)
-        return name_from_filename(page["page_info"]["image_path"])
-    except (ValueError, TypeError, KeyError):
+        return name_from_filename(json.loads(found.group(1))) if found is not None else None
+    except ValueError:
         return None
 
 
