@@ -460,25 +460,12 @@ def page_tables(text: str) -> tuple[list[str], list[str]]:
 # -- the documents its readings make ------------------------------------------------------------------
 
 SOURCES = "omnidocbench_sources"
-"""``Document.metadata`` key: a JSON list of each table's [source, normalised string, has LaTeX, TEDS fails]."""
+"""``Document.metadata`` key: a JSON list of each table's [source, scored string, has LaTeX]: the
+scored string is its normalised HTML, or the source where that is empty (as OmniDocBench falls
+back to it)."""
 CHOICE = "omnidocbench_choice"
 """``Document.metadata`` key of a prediction page: ``latex`` where it has more LaTeX tables than
 HTML ones (OmniDocBench then scores none of them), else ``html``."""
-
-
-def _span_fails(normalised: str) -> bool:
-    """Whether a cell's colspan or rowspan is no integer as Python's ``int`` reads it
-    (OmniDocBench's TEDS then fails, and it scores the table 0)."""
-    for match in _CELL_SPAN.finditer(normalised):
-        value = next(group for group in match.groups() if group is not None)
-        try:
-            int(value)
-        except ValueError:
-            return True
-    return False
-
-
-_CELL_SPAN = re.compile(r"""<td\b[^>]*?\s(?:colspan|rowspan)=(?:"([^"]*)"|'([^']*)'|([^\s>"']+))""", re.IGNORECASE)
 
 
 def tables_document(sources: list[str], latex: list[bool], diagnostics, page: int = 1):
@@ -503,14 +490,14 @@ def tables_document(sources: list[str], latex: list[bool], diagnostics, page: in
             from .model import Region, Table
             table = Table(len(doc.tables), [Region(0, page)])
         doc.tables.append(table)
-        kept.append([source, normalised, has_latex, _span_fails(normalised)])
+        kept.append([source, normalised or source, has_latex])
     doc.metadata[SOURCES] = json.dumps(kept, ensure_ascii=False)
     return doc
 
 
 def table_sources(doc) -> list[list] | None:
-    """What :func:`tables_document` kept of each table: [source, normalised,
-    has LaTeX, TEDS fails]; None for a document another reading made."""
+    """What :func:`tables_document` kept of each table: [source, scored string,
+    has LaTeX]; None for a document another reading made."""
     import json
 
     kept = doc.metadata.get(SOURCES)

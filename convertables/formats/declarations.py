@@ -154,7 +154,7 @@ DECLARED: dict[str, Format] = {
     "omnidocbench_markdown": _declare(
         "omnidocbench_markdown", "omnidocbench-markdown", "Markdown pages as OmniDocBench's end-to-end evaluation "
         "finds their tables (its normalised HTML); chosen by name", (".md",), ("structure",), options=(PAGE,),
-        reads_files_of=("markdown", "html")),
+        reads_files_of=("markdown", "html", "latex")),
     "latex": _declare("latex", "latex", "LaTeX tabular environments (arXiv, OmniDocBench, vision-language models)",
                       (".tex", ".latex"), ("structure",), writes=True, options=(PAGE,),
                       holds=frozenset({"text", "spans", "blank"})),

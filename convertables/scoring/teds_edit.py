@@ -33,32 +33,124 @@ from __future__ import annotations
 
 from typing import Iterable
 
+import re
+
 from ..diagnostics import Diagnostic, Severity
 from ..omnidocbench import CHOICE, edit_distance, table_sources
 from . import precision_recall
 from .declarations import TEDS_EDIT_SETTINGS
 from .metric import Scored, ScoreSettings
-from .teds import PreparedTree, TedsMetric, check_tree_size, table_tree, teds_pair
+from .teds import PreparedTree, TedsMetric, TedsTree, teds_pair
 
 
 class _Side:
     """A table as this metric compares it: its tree, its strings, whether its TEDS fails."""
 
-    __slots__ = ("tree", "source", "normalised", "has_latex", "teds_fails")
+    __slots__ = ("tree", "source", "scored", "has_latex", "teds_fails")
 
-    def __init__(self, tree, kept):
-        self.tree = tree
-        self.source, self.normalised, self.has_latex, self.teds_fails = kept
+    def __init__(self, kept):
+        self.source, self.scored, self.has_latex = kept[:3]
+        tree, self.teds_fails = reference_tree(self.scored)
+        self.tree = PreparedTree(tree) if tree is not None else None
+
+
+_FULL_DOCUMENT = re.compile(r"\s*<(?:html|!doctype)", re.IGNORECASE)
+
+
+def reference_tree(text: str) -> tuple[TedsTree | None, bool]:
+    """The TEDS tree of the table a string holds as PubTabNet's TEDS (which
+    OmniDocBench runs) reads it: lxml reads a string that starts with
+    ``<html`` or ``<!doctype`` as a document and takes the first ``<table>``
+    of ``<body>`` (None where there is none, or the string is a fragment:
+    TEDS 0); every element below it a node (comments not), a ``<td>`` with its
+    colspan, rowspan and tokens (its text's characters, and each element
+    inside as ``<tag>``, its content, ``</tag>`` and its tail's characters) and
+    nothing below it as nodes. Also whether reading a span fails (``int`` of
+    ``colspan="2.0"``): its TEDS then raises."""
+    if not text or not _FULL_DOCUMENT.match(text):
+        return None, False
+    from ..html_tree import parse
+
+    body = next((b for top in parse(text) if top.tag == "html" for b in top if b.tag == "body"), None)
+    table = next((t for t in body if t.tag == "table"), None) if body is not None else None
+    if table is None:
+        return None, False
+    tags: list[str] = []
+    parent: list[int] = []
+    spans: list = []
+    tokens: list = []
+    elements = 0
+    fails = False
+    # Postorder without recursion: (element, its index once numbered, or None while its children wait)
+    stack: list = [(table, -1, False)]
+    children_of: dict[int, list[int]] = {}
+    order: list = []
+    while stack:
+        element, up, expanded = stack.pop()
+        if expanded:
+            order.append((element, up))
+            continue
+        stack.append((element, up, True))
+        if element.tag != "td":
+            for child in reversed([c for c in element if c.tag.__class__ is str]):
+                stack.append((child, id(element), False))
+    index = {}
+    for element, up in order:
+        index[id(element)] = len(tags)
+        tags.append(element.tag)
+        parent.append(up)
+        if element.tag == "td":
+            try:
+                spans.append((int(element.get("colspan", "1")), int(element.get("rowspan", "1"))))
+            except ValueError:
+                fails = True
+                spans.append((1, 1))
+            cell: list[str] = []
+            _cell_tokens(element, cell)
+            tokens.append(tuple(cell))
+        else:
+            spans.append(None)
+            tokens.append(None)
+    parent = [index[up] if up != -1 else -1 for up in parent]
+    elements = sum(1 for _ in _descendants(table))
+    return TedsTree(tags, parent, spans, tokens, elements, [None] * len(tags)), fails
+
+
+def _cell_tokens(td, out: list[str]) -> None:
+    """A ``<td>``'s tokens as PubTabNet's ``tokenize`` makes them, less the cell's own tags."""
+    if td.text:
+        out.extend(td.text)
+    walk: list = [(child, False) for child in reversed(list(td))]
+    while walk:
+        node, closing = walk.pop()
+        if closing:
+            if node.tag != "unk":
+                out.append(f"</{node.tag}>")
+            if node.tag != "td" and node.tail:
+                out.extend(node.tail)
+            continue
+        if node.tag.__class__ is not str:  # a comment: the reference's parser drops it, its tail is text
+            if node.tail:
+                out.extend(node.tail)
+            continue
+        out.append(f"<{node.tag}>")
+        if node.text:
+            out.extend(node.text)
+        walk.append((node, True))
+        walk.extend((child, False) for child in reversed(list(node)))
+
+
+def _descendants(element):
+    walk = [c for c in element if c.tag.__class__ is str]
+    while walk:
+        node = walk.pop()
+        yield node
+        walk.extend(c for c in node if c.tag.__class__ is str)
 
 
 def _sides(document) -> list[_Side]:
     kept = table_sources(document) or []
-    sides = []
-    for k, table in enumerate(document.tables):
-        check_tree_size(table)
-        strings = kept[k] if k < len(kept) else ["", "", False, False]
-        sides.append(_Side(PreparedTree(table_tree(table)), strings))
-    return sides
+    return [_Side(kept[k] if k < len(kept) else ["", "", False]) for k in range(len(document.tables))]
 
 
 def _source_cost(g: _Side, r: _Side) -> float:
@@ -170,10 +262,10 @@ class TedsEditMetric(TedsMetric):
         return {int(i): int(j) for i, j in zip(rows, cols)}
 
     def _pair_scores(self, g: _Side, r: _Side | None, record: dict, findings: list) -> dict:
-        normalised = r.normalised if r is not None else ""
-        distance, longer = edit_distance(g.normalised, normalised)
+        scored = r.scored if r is not None else ""
+        distance, longer = edit_distance(g.scored, scored)
         scores = {"edit_dist": distance / longer if longer else None, "edit": [distance, longer]}
-        if r is None:
+        if r is None or g.tree is None or r.tree is None:
             return {"teds": 0.0, "teds_struct": 0.0, **scores}
         elements = max(g.tree.tree.elements, r.tree.tree.elements)
         why = ("a cell span Python's int cannot read" if g.teds_fails or r.teds_fails else
