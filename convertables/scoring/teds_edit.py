@@ -5,7 +5,8 @@ paired as OmniDocBench's end-to-end evaluation pairs them (docs/scoring.md,
 It scores documents read by the ``omnidocbench`` and ``omnidocbench-markdown``
 readings, which keep each table's HTML as written (its source) and OmniDocBench's
 normalisation of it (:mod:`convertables.omnidocbench`), the string its TEDS and
-edit distance read:
+edit distance read; a table another reading made is written as HTML by
+convertables (its source) and normalised alike:
 
 * **Pairing**, per page: the one-to-one pairing of least summed normalised
   edit distance of the tables' *sources* (Levenshtein distance over the longer
@@ -15,8 +16,8 @@ edit distance read:
   and 1 on the edit distance. A page with no result file is not scored, nor is
   one without ground-truth tables. A prediction page with more LaTeX tables
   than HTML ones has no tables read: its ground-truth tables score as missing.
-* **Scores** of a pair: TEDS and TEDS-struct of the trees read from the
-  normalised strings; ``edit_dist``, the Levenshtein distance of the two
+* **Scores** of a pair: TEDS and TEDS-struct of the trees PubTabNet's TEDS
+  reads from the normalised strings (:func:`reference_tree`); ``edit_dist``, the Levenshtein distance of the two
   normalised strings over the longer one's length (None where both are empty).
   Where OmniDocBench's TEDS fails (a cell span ``int`` cannot read, a table
   with nothing inside on both sides), it scores 0, and so does this, with a
@@ -149,8 +150,17 @@ def _descendants(element):
 
 
 def _sides(document) -> list[_Side]:
-    kept = table_sources(document) or []
-    return [_Side(kept[k] if k < len(kept) else ["", "", False]) for k in range(len(document.tables))]
+    kept = table_sources(document)
+    if kept is None:  # read by another reading: each table as convertables writes it in HTML, normalised
+        from ..diagnostics import Diagnostics
+        from ..html_writing import table_html
+        from ..omnidocbench import normalised_html
+
+        kept = []
+        for table in document.tables:
+            source = table_html(table, Diagnostics(), "source", [], opening="<table>")
+            kept.append([source, normalised_html(source) or source, False])
+    return [_Side(strings) for strings in kept]
 
 
 def _source_cost(g: _Side, r: _Side) -> float:

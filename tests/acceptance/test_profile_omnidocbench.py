@@ -282,3 +282,19 @@ def test_reference_tree_is_the_tree_pubtabnets_teds_reads():
     assert fails  # rowspan="2.0": int() cannot read it
     # a fragment (no <html> first) holds no table lxml.html's TEDS reads
     assert reference_tree("<table><tr><td>a</td></tr></table>") == (None, False)
+
+
+def test_teds_edit_scores_tables_other_readings_read(tmp_path):
+    # Tables read as HTML and as Markdown are written as HTML by convertables, then normalised as
+    # OmniDocBench does: the <th> is a <td>, the pipe table's header a row of <td>.
+    (tmp_path / "gt").mkdir()
+    (tmp_path / "result").mkdir()
+    (tmp_path / "gt" / "x.html").write_text('<table><tr><th>a</th><td colspan="2">b c</td></tr></table>')
+    (tmp_path / "result" / "x.md").write_text("| a | b c |\n|---|---|\n")
+    report = _run("--gt", str(tmp_path / "gt"), "--result", str(tmp_path / "result"), "--metric", "teds-edit")
+    table = report["documents"][0]["tables"][0]
+    # <tr><td>a</td><td colspan="2">b c</td></tr> against <tr><td>a</td><td>b c</td></tr>: the second cell's
+    # span differs (rename 1) of 3 elements; the strings differ by ' colspan="2"' (12 characters)
+    assert table["teds"] == pytest.approx(1 - 1 / 3) and table["teds_struct"] == pytest.approx(1 - 1 / 3)
+    gt = '<html><body><table border="1" ><tr><td>a</td><td colspan="2">b c</td></tr></table></body></html>'
+    assert table["edit"] == [12, len(gt)]
