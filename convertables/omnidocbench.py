@@ -460,15 +460,45 @@ def page_tables(text: str) -> tuple[list[str], list[str]]:
 # -- the documents its readings make ------------------------------------------------------------------
 
 SOURCES = "omnidocbench_sources"
-"""``Document.metadata`` key: a JSON list of each table's [source, scored string, has LaTeX]: the
-scored string is its normalised HTML, or the source where that is empty (as OmniDocBench falls
-back to it)."""
+"""``Document.metadata`` key: a JSON list of each table's [source, scored string, has LaTeX,
+attribute labels]: the scored string is its normalised HTML, or the source where that is empty
+(as OmniDocBench falls back to it)."""
 CHOICE = "omnidocbench_choice"
 """``Document.metadata`` key of a prediction page: ``latex`` where it has more LaTeX tables than
 HTML ones (OmniDocBench then scores none of them), else ``html``."""
 
 
-def tables_document(sources: list[str], latex: list[bool], diagnostics, page: int = 1):
+PAGE_LABELS = "omnidocbench_page_labels"
+"""``Document.metadata`` key of a ground-truth page: a JSON list of the labels its page attributes give."""
+
+
+def attribute_labels(attributes) -> list[str]:
+    """A table block's attribute labels (``language: en``), as OmniDocBench groups tables by them."""
+    if not isinstance(attributes, dict):
+        return []
+    return sorted({f"{key}: {_shown(value)}" for key, value in attributes.items()})
+
+
+def page_labels(attributes) -> list[str]:
+    """A page's labels, as OmniDocBench groups pages by them: ``ALL``, ``key: value``
+    for each attribute, and each item of a list-valued one (its special issues)
+    but those that name tables."""
+    labels = {"ALL"}
+    for key, value in (attributes.items() if isinstance(attributes, dict) else ()):
+        if isinstance(value, list):
+            labels.update(str(item) for item in value if "table" not in str(item))
+        else:
+            labels.add(f"{key}: {_shown(value)}")
+    return sorted(labels)
+
+
+def _shown(value) -> str:
+    """A JSON value as Python's ``str`` writes it (``True``, ``None``, ``1.5``)."""
+    return str(value)
+
+
+def tables_document(sources: list[str], latex: list[bool], diagnostics, page: int = 1,
+                    labels: list[list[str]] | None = None):
     """A document of the tables whose HTML ``sources`` are given, each read from
     its normalised string (the table OmniDocBench's TEDS reads: the first
     directly in ``<body>``, the tables inside it in its cells' markup), the
@@ -480,7 +510,8 @@ def tables_document(sources: list[str], latex: list[bool], diagnostics, page: in
 
     doc = Document()
     kept = []
-    for source, has_latex in zip(sources, latex):
+    labels = labels or [[] for _ in sources]
+    for source, has_latex, table_labels in zip(sources, latex, labels):
         normalised = normalised_html(source)
         found = read_page(normalised, diagnostics, page=page, first_id=len(doc.tables)) if normalised else None
         if found is not None and found.reference_table is not None:
@@ -490,14 +521,14 @@ def tables_document(sources: list[str], latex: list[bool], diagnostics, page: in
             from .model import Region, Table
             table = Table(len(doc.tables), [Region(0, page)])
         doc.tables.append(table)
-        kept.append([source, normalised or source, has_latex])
+        kept.append([source, normalised or source, has_latex, table_labels])
     doc.metadata[SOURCES] = json.dumps(kept, ensure_ascii=False)
     return doc
 
 
 def table_sources(doc) -> list[list] | None:
     """What :func:`tables_document` kept of each table: [source, scored string,
-    has LaTeX]; None for a document another reading made."""
+    has LaTeX, attribute labels]; None for a document another reading made."""
     import json
 
     kept = doc.metadata.get(SOURCES)

@@ -28,7 +28,7 @@ from ..containers import json_array_members, name_from_filename
 from ..diagnostics import Diagnostics
 from ..jsonsafe import parse_json
 from ..model import Document
-from ..omnidocbench import SOURCES, tables_document
+from ..omnidocbench import PAGE_LABELS, SOURCES, attribute_labels, page_labels, tables_document
 from ..options import ReadOptions
 from .declarations import DECLARED
 
@@ -51,16 +51,24 @@ def members(handle):
     return json_array_members(handle, _page_name)
 
 
+def _dict(value) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
+def _list(value) -> list:
+    return value if isinstance(value, list) else []
+
+
 def _page_tables(page, diagnostics: Diagnostics, number: int) -> Document:
     if page.__class__ is not dict or not isinstance(page.get("layout_dets", []), list):
         raise diagnostics.fail("omnidocbench-invalid", "not an OmniDocBench page (an object with layout_dets)")
     truncated = set()
-    for relation in (page.get("extra") or {}).get("relation") or ():
+    for relation in _list(_dict(page.get("extra")).get("relation")):
         if isinstance(relation, dict) and relation.get("relation_type") == "truncated":
             truncated.update((relation.get("source_anno_id"), relation.get("target_anno_id")))
     blocks = [b for b in page.get("layout_dets", []) if isinstance(b, dict) and b.get("category_type") == "table"]
-    blocks.sort(key=lambda b: b.get("order") or 0)
-    sources, latex = [], []
+    blocks.sort(key=lambda b: b.get("order") if isinstance(b.get("order"), (int, float)) and b.get("order") else 0)
+    sources, latex, labels = [], [], []
     for block in blocks:
         if "html" not in block or block.get("anno_id") in truncated:
             diagnostics.warning("omnidocbench-would-fail", f"table block {block.get('anno_id')!r}: "
@@ -70,7 +78,10 @@ def _page_tables(page, diagnostics: Diagnostics, number: int) -> Document:
         if html:
             sources.append(html)
             latex.append(bool(block.get("latex")))
-    return tables_document(sources, latex, diagnostics, page=number)
+            labels.append(attribute_labels(block.get("attribute")))
+    doc = tables_document(sources, latex, diagnostics, page=number, labels=labels)
+    doc.metadata[PAGE_LABELS] = json.dumps(page_labels(_dict(page.get("page_info")).get("page_attribute")))
+    return doc
 
 
 def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Document:
@@ -87,7 +98,7 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
         doc.metadata[SOURCES] = json.dumps(kept, ensure_ascii=False)
         return doc
     doc = _page_tables(value, diagnostics, options.page or 1)
-    image = (value.get("page_info") or {}).get("image_path") if value.__class__ is dict else None
+    image = _dict(value.get("page_info")).get("image_path") if value.__class__ is dict else None
     if isinstance(image, str):
         doc.filename = os.path.basename(image)
     return doc

@@ -27,17 +27,20 @@ convertables (its source) and normalised alike:
   the mean over pages of each page's summed distances over its summed lengths
   (its ``Edit_dist`` ``ALL_page_avg``); beside them ``edit_dist_pooled`` (all
   distances over all lengths, its ``edit_whole``) and ``edit_dist_table_mean``
-  (the mean of the tables' ratios, its ``edit_sample_avg``).
+  (the mean of the tables' ratios, its ``edit_sample_avg``); ``group`` and
+  ``page``, the same figures by the ground truth's table and page attributes
+  (its ``table.group`` and ``table.page``).
 """
 
 from __future__ import annotations
 
 from typing import Iterable
 
+import json
 import re
 
 from ..diagnostics import Diagnostic, Severity
-from ..omnidocbench import CHOICE, edit_distance, table_sources
+from ..omnidocbench import CHOICE, PAGE_LABELS, edit_distance, table_sources
 from . import precision_recall
 from .declarations import TEDS_EDIT_SETTINGS
 from .metric import Scored, ScoreSettings
@@ -47,10 +50,11 @@ from .teds import PreparedTree, TedsMetric, TedsTree, teds_pair
 class _Side:
     """A table as this metric compares it: its tree, its strings, whether its TEDS fails."""
 
-    __slots__ = ("tree", "source", "scored", "has_latex", "teds_fails")
+    __slots__ = ("tree", "source", "scored", "has_latex", "labels", "teds_fails")
 
     def __init__(self, kept):
         self.source, self.scored, self.has_latex = kept[:3]
+        self.labels = kept[3] if len(kept) > 3 else []
         tree, self.teds_fails = reference_tree(self.scored)
         self.tree = PreparedTree(tree) if tree is not None else None
 
@@ -242,6 +246,8 @@ class TedsEditMetric(TedsMetric):
             record = {"gt_table": gt.tables[k].id, "result_table": None if r is None else
                       result.tables[partners[position]].id}
             record.update(self._pair_scores(g, r, record, findings))
+            if g.labels:
+                record["labels"] = g.labels
             if record["edit"][1]:
                 edits += record["edit"][0]
                 length += record["edit"][1]
@@ -249,6 +255,9 @@ class TedsEditMetric(TedsMetric):
         detection = {"gt": len(keep), "detected": len(result.tables), "correct": len(partners)}
         means = self._means(records)
         means["edit_dist"] = edits / length if length else None
+        labels = gt.metadata.get(PAGE_LABELS)
+        if labels is not None and records:
+            means["page_labels"] = json.loads(labels)
         return Scored({"tables": records, "table_count": len(records), **means,
                        "f1": means["teds"] if records else 1.0,
                        "detection": {**detection, **precision_recall.scores(**detection)}}, findings)
@@ -298,8 +307,10 @@ class TedsEditMetric(TedsMetric):
         ratios: list[float] = []
         edits = length = 0
         detection = {"gt": 0, "detected": 0, "correct": 0}
+        groups = _Groups()
         for record in records:
             documents += 1
+            groups.add(record)
             for key, count in record.get("detection", {}).items():
                 if key in detection:
                     detection[key] += count
@@ -324,6 +335,7 @@ class TedsEditMetric(TedsMetric):
                       "edit_dist": sum(page_ratios) / len(page_ratios) if page_ratios else None,
                       "edit_dist_pooled": edits / length if length else None,
                       "edit_dist_table_mean": sum(ratios) / len(ratios) if ratios else None,
+                      **groups.figures(),
                       "detection": {**detection, **precision_recall.scores(**detection)}},
             "document_mean": {"documents": scored,
                               **{name: sum(values) / len(values) if values else None
@@ -335,6 +347,57 @@ class TedsEditMetric(TedsMetric):
         from .explain import default_explain
 
         return default_explain(gt, result, record)
+
+
+_SCORES = (("teds", "TEDS"), ("teds_struct", "TEDS_structure_only"), ("edit_dist", "Edit_dist"))
+
+
+class _Groups:
+    """OmniDocBench's figures by attribute: ``group``, the mean of each table
+    figure over the tables whose ground truth has each attribute label (and how
+    many); ``page``, by the page's labels (``ALL`` the whole run): TEDS and
+    TEDS-S the mean over pages of each page's mean, Edit_dist the mean over
+    pages of each page's summed distances over its summed lengths."""
+
+    def __init__(self):
+        self.tables: dict[str, dict[str, list[float]]] = {}
+        self.pages: dict[str, dict[str, list[float]]] = {}
+
+    def add(self, record: dict) -> None:
+        for table in record.get("tables") or ():
+            for label in table.get("labels") or ():
+                scores = self.tables.setdefault(label, {})
+                for key, name in _SCORES:
+                    if table[key] is not None:
+                        scores.setdefault(name, []).append(table[key])
+        labels = record.get("page_labels")
+        if not labels or not record.get("tables"):
+            return
+        page = {}
+        for key, name in _SCORES[:2]:
+            page[name] = sum(t[key] for t in record["tables"]) / len(record["tables"])
+        weighted = [(t["edit_dist"] * t["edit"][1], t["edit"][1]) for t in record["tables"]
+                    if t["edit_dist"] is not None]
+        if weighted:
+            page["Edit_dist"] = sum(w for w, _ in weighted) / sum(n for _, n in weighted)
+        for label in labels:
+            for name, value in page.items():
+                self.pages.setdefault(label, {}).setdefault(name, []).append(value)
+
+    def figures(self) -> dict:
+        if not self.tables and not self.pages:
+            return {}
+        group: dict[str, dict] = {"sample_count": {}}
+        for label, scores in sorted(self.tables.items()):
+            for name, values in scores.items():
+                group.setdefault(name, {})[label] = sum(values) / len(values)
+            # (the count of the last figure it lists for the label: Edit_dist where a table has one)
+            group["sample_count"][label] = len(scores.get("Edit_dist") or scores["TEDS_structure_only"])
+        page: dict[str, dict] = {}
+        for label, scores in sorted(self.pages.items()):
+            for name, values in scores.items():
+                page.setdefault(name, {})[label] = sum(values) / len(values)
+        return {"group": group, "page": page}
 
 
 METRICS = (TedsEditMetric(),)
