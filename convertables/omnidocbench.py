@@ -82,14 +82,16 @@ class _TreeBuilder(HTMLParser):
         self.root = _Element("", {}, None)
         self.stack = [self.root]
         self.pending: list[str] = []
-        self.closed_void: list[str] = []
+        self.closed_void: dict[str, int] = {}  # void elements closed as opened: their end tags to pass over
+        self.open: dict[str, int] = {}  # how many elements of each name are open
+        self.keep_space = 0  # open <pre> and <textarea> elements
 
     def _flush(self, kind: str = "text") -> None:
         if not self.pending:
             return
         text = "".join(self.pending)
         self.pending = []
-        if not any(e.name in _KEEP_SPACE for e in self.stack) and not text.strip(_ASCII_SPACES):
+        if not self.keep_space and not text.strip(_ASCII_SPACES):
             text = "\n" if "\n" in text else " "
         self.stack[-1].children.append(_node(text, kind))
 
@@ -104,26 +106,33 @@ class _TreeBuilder(HTMLParser):
         element = _Element(tag, values, self.stack[-1])
         self.stack[-1].children.append(element)
         self.stack.append(element)
+        self.open[tag] = self.open.get(tag, 0) + 1
+        self.keep_space += tag in _KEEP_SPACE
         if tag in VOID and not closes_itself:
             self._close(tag)
-            self.closed_void.append(tag)
+            self.closed_void[tag] = self.closed_void.get(tag, 0) + 1
 
     def handle_startendtag(self, tag, attrs):
         self.handle_starttag(tag, attrs, closes_itself=True)
         self.handle_endtag(tag)
 
     def handle_endtag(self, tag):
-        if tag in self.closed_void:
-            self.closed_void.remove(tag)
+        if self.closed_void.get(tag):
+            self.closed_void[tag] -= 1
             return
         self._flush()
         self._close(tag)
 
     def _close(self, tag: str) -> None:
-        for k in range(len(self.stack) - 1, 0, -1):
-            if self.stack[k].name == tag:
-                del self.stack[k:]
-                return
+        if not self.open.get(tag):
+            return  # (no open element of that name: the end tag is dropped)
+        k = len(self.stack) - 1
+        while self.stack[k].name != tag:
+            k -= 1
+        for element in self.stack[k:]:
+            self.open[element.name] -= 1
+            self.keep_space -= element.name in _KEEP_SPACE
+        del self.stack[k:]
 
     def handle_data(self, data):
         self.pending.append(data)
@@ -193,53 +202,63 @@ def _attribute(name: str, value: str) -> str:
     return f" {name}={quote}{value}{quote}"
 
 
-def _rewrite(element: _Element) -> list:
-    """The element's children after step 2 (``<th>`` as ``<td>``, ``<thead>`` and
-    ``<span>`` unwrapped, ``<math>`` as its alt text)."""
-    out: list = []
-    for child in element.children:
-        if isinstance(child, _Text):
-            out.append(child)
-            continue
-        if child.name == "th":
-            child.name = "td"
-        if child.name == "math":
-            out.append(_node(f"${child.attrs.get('alttext', '')}$", "text"))
-            continue
-        child.children = _rewrite(child)
-        if child.name in ("thead", "span"):
-            out.extend(child.children)
-        else:
-            out.append(child)
-    return out
-
-
-def _write(element: _Element, out: list[str]) -> None:
-    for child in element.children:
-        if isinstance(child, _Text):
-            if child.kind != "text":
-                before, after = _WRAPPED[child.kind]
-                out.append(before + child + after)
+def _rewrite(root: _Element) -> None:
+    """Step 2 on the tree (``<th>`` as ``<td>``, ``<thead>`` and ``<span>``
+    unwrapped, ``<math>`` as its alt text), each element's children before it,
+    without recursion (any depth)."""
+    preorder: list[_Element] = []
+    walk = [root]
+    while walk:
+        element = walk.pop()
+        preorder.append(element)
+        walk.extend(child for child in element.children if not isinstance(child, _Text))
+    for element in reversed(preorder):  # (descendants first)
+        out: list = []
+        for child in element.children:
+            if isinstance(child, _Text):
+                out.append(child)
+            elif child.name == "math":
+                out.append(_node(f"${child.attrs.get('alttext', '')}$", "text"))
+            elif child.name in ("thead", "span"):
+                out.extend(child.children)
             else:
-                out.append(child if element.name in _RAW_TEXT else _escaped(child))
+                if child.name == "th":
+                    child.name = "td"
+                out.append(child)
+        element.children = out
+
+
+def _write(root: _Element) -> str:
+    out: list[str] = []
+    walk: list = [(child, root) for child in reversed(root.children)]
+    while walk:
+        item, parent = walk.pop()
+        if isinstance(item, str) and parent is None:  # an end tag
+            out.append(item)
             continue
-        out.append("<" + child.name + "".join(_attribute(k, v) for k, v in sorted(child.attrs.items())))
-        if child.name in VOID and not child.children:
+        if isinstance(item, _Text):
+            if item.kind != "text":
+                before, after = _WRAPPED[item.kind]
+                out.append(before + item + after)
+            else:
+                out.append(item if parent.name in _RAW_TEXT else _escaped(item))
+            continue
+        out.append("<" + item.name + "".join(_attribute(k, v) for k, v in sorted(item.attrs.items())))
+        if item.name in VOID and not item.children:
             out.append("/>")
             continue
         out.append(">")
-        _write(child, out)
-        out.append(f"</{child.name}>")
+        walk.append((f"</{item.name}>", None))
+        walk.extend((child, item) for child in reversed(item.children))
+    return "".join(out)
 
 
 def _rewritten(text: str) -> str:
     builder = _TreeBuilder()
     builder.feed(text)
     root = builder.finish()
-    root.children = _rewrite(root)
-    out: list[str] = []
-    _write(root, out)
-    return "".join(out)
+    _rewrite(root)
+    return _write(root)
 
 
 _INNER = re.compile(r"<table\b[^>]*>(.*)</table>", re.DOTALL | re.IGNORECASE)
@@ -278,48 +297,199 @@ def edit_distance(gt: str, result: str) -> tuple[int, int]:
 
 # -- the tables of a Markdown page, as OmniDocBench finds them --------------------------------------
 
-_IMAGE = re.compile(r"!\[.*?\]\(.*?\)")
 _FENCES = tuple(re.compile(p, re.MULTILINE) for p in (r"^```markdown\n?", r"^```html\n?", r"^```latex\n?", r"```\n?$"))
-_TABLE_ENV = re.compile(r"\\begin{table}(.*?)\\end{table}", re.DOTALL)
-_TABULAR = (re.compile(r"\\begin{tabular}"), re.compile(r"\\end{tabular}"))
-_HTML_TABLE = (re.compile(r"<table(?:[^>]*)>"), re.compile(r"</table>"))
-# The lengths its scanner steps by: those of its patterns as written, not of what they match.
-_TABULAR_STEPS = (len(r"\\begin{tabular}"), len(r"\\end{tabular}"))
-_HTML_TABLE_STEPS = (len(r"<table(?:[^>]*)>"), len(r"</table>"))
-_DISPLAY = re.compile(r"\$\$(.*?)\$\$|\\\[(.*?)\\\]|\$(.*?)\$|\\\((.*?)\\\)", re.DOTALL)
 _DOLLARS = re.compile(r"\$\$(.*?)\$\$|\$(.*?)\$|\\\((.*?)\\\)", re.DOTALL)
-_PIPE_ROW = re.compile(r"\|\s*.*?\s*\|\n", re.DOTALL)
-_CONVERTED_TABLE = re.compile(r"(<table.*?</table>)", re.DOTALL)
 
 
-def _blank(text: str, start: int, end: int) -> str:
-    return text[:start] + " " * (end - start) + text[end:]
+def _removed(text: str, spans) -> str:
+    """The text without the spans (in order, not overlapping)."""
+    out = []
+    last = 0
+    for start, end in spans:
+        out.append(text[last:start])
+        last = end
+    out.append(text[last:])
+    return "".join(out)
 
 
-def _balanced(text: str, patterns, steps) -> list[tuple[int, int]]:
-    """The outermost spans from a begin pattern to its end pattern, as its scanner
-    finds them (a begin never closed: the scan starts again after it)."""
-    begin, end = patterns
-    found: list[tuple[int, int]] = []
-    pos = 0
-    stack: list[int] = []
-    while pos < len(text):
-        b, e = begin.search(text, pos), end.search(text, pos)
-        if b is None and e is None:
-            break
-        if b is not None and (e is None or b.start() < e.start()):
-            stack.append(b.start())
-            pos = b.start() + steps[1]
+def _blanked(text: str, spans) -> str:
+    """The text with every span's characters made spaces (made once, however many spans)."""
+    out = []
+    last = 0
+    for start, end in sorted(spans):
+        start = max(start, last)
+        if end > start:
+            out += [text[last:start], " " * (end - start)]
+            last = end
+    out.append(text[last:])
+    return "".join(out)
+
+
+class _Next:
+    """``text.find(needle, pos)``, remembering what it found: where the needle
+    is not to be found after some place, and the last place found, so that many
+    asks (as a scan that starts again asks) look at each character about once."""
+
+    __slots__ = ("text", "needle", "asked", "found", "none_from")
+
+    def __init__(self, text: str, needle: str):
+        self.text, self.needle, self.asked, self.found = text, needle, -1, -1
+        self.none_from = len(text) + 1
+
+    def at(self, pos: int) -> int:
+        if pos >= self.none_from:
+            return -1
+        if 0 <= self.asked <= pos <= self.found:
+            return self.found
+        found = self.text.find(self.needle, pos, self.none_from + len(self.needle) - 1)
+        if found < 0:
+            self.none_from = pos
         else:
-            if stack:
-                start = stack.pop()
-                if not stack:
-                    found.append((start, e.start() + steps[1]))
-            pos = e.start() + steps[1]
-    if stack:
-        offset = stack[0] + steps[0]
-        found += [(s + offset, t + offset) for s, t in _balanced(text[offset:], patterns, steps)]
-    return found
+            self.asked, self.found = pos, found
+        return found
+
+
+def _lazy_spans(text: str, opener: str, closer: str) -> list[tuple[int, int]]:
+    """Where ``opener(.*?)closer`` (any character) matches, as ``finditer`` finds it."""
+    spans = []
+    openers, closers = _Next(text, opener), _Next(text, closer)
+    pos = 0
+    while True:
+        start = openers.at(pos)
+        if start < 0:
+            return spans
+        end = closers.at(start + len(opener))
+        if end < 0:  # (no closer after it: none after any later opener either)
+            return spans
+        spans.append((start, end + len(closer)))
+        pos = end + len(closer)
+
+
+def _display_spans(text: str) -> list[tuple[int, int]]:
+    r"""Where its display pattern (``\$\$(.*?)\$\$|\\\[(.*?)\\\]|\$(.*?)\$|\\\((.*?)\\\)``, any
+    character) matches, as ``finditer`` finds it: at each place, its alternatives in order."""
+    spans = []
+    dollar, backslash = _Next(text, "$"), _Next(text, "\\")
+    closers = {"$$": _Next(text, "$$"), "\\]": _Next(text, "\\]"), "$": _Next(text, "$"), "\\)": _Next(text, "\\)")}
+    pos = 0
+    while True:
+        candidates = [found for found in (dollar.at(pos), backslash.at(pos)) if found >= 0]
+        if not candidates:
+            return spans
+        start = min(candidates)
+        end = -1
+        for opener, closer in (("$$", "$$"), ("\\[", "\\]"), ("$", "$"), ("\\(", "\\)")):
+            if text.startswith(opener, start):
+                found = closers[closer].at(start + len(opener))
+                if found >= 0:
+                    end = found + len(closer)
+                    break
+        if end < 0:
+            pos = start + 1
+            continue
+        spans.append((start, end))
+        pos = end
+
+
+def _image_spans(text: str) -> list[tuple[int, int]]:
+    r"""Where ``!\[.*?\]\(.*?\)`` (within a line) matches, as ``finditer`` finds it."""
+    spans = []
+    bangs, middles, ends, lines = _Next(text, "!["), _Next(text, "]("), _Next(text, ")"), _Next(text, "\n")
+    pos = 0
+    while True:
+        start = bangs.at(pos)
+        if start < 0:
+            return spans
+        line_end = lines.at(start)
+        line_end = len(text) if line_end < 0 else line_end
+        middle = middles.at(start + 2)
+        end = ends.at(middle + 2) if 0 <= middle < line_end else -1
+        if 0 <= end < line_end:
+            spans.append((start, end + 1))
+            pos = end + 1
+        else:
+            pos = start + 1
+
+
+def _code_spans(text: str) -> list[tuple[int, int]]:
+    """Where its code-block pattern matches, as ``finditer`` finds it: three backticks, a word, a line
+    break, and all up to the next three backticks."""
+    spans = []
+    fences = _Next(text, "```")
+    closers = _Next(text, "```")
+    pos = 0
+    while True:
+        start = fences.at(pos)
+        if start < 0:
+            return spans
+        word = _WORD_LINE.match(text, start + 3)
+        end = closers.at(word.end()) if word is not None else -1
+        if word is not None and end < 0:
+            return spans  # (no fence after it: none after any later one either)
+        if end < 0:
+            pos = start + 1
+            continue
+        spans.append((start, end + 3))
+        pos = end + 3
+
+
+_WORD_LINE = re.compile(r"\w+\n")
+
+
+class PageTooComplex(ValueError):
+    """A page whose tables never closed would make OmniDocBench's scan look at
+    more than :data:`_MAX_SCAN` tags (it starts again after each)."""
+
+
+_MAX_SCAN = 1_000_000
+
+
+def _balanced(text: str, kind: str, budget: list[int]) -> list[tuple[int, int]]:
+    """The outermost spans from a begin tag to its end tag (``kind``: ``tabular``,
+    ``\\begin{tabular}`` and ``\\end{tabular}``; ``html``, ``<table ...>`` and
+    ``</table>``), as its scanner finds them: begins and ends paired on a stack,
+    a span kept where the stack empties, the scan stepping on from each tag by
+    the length of the end pattern as written; where a begin is never closed, the
+    scan starts again after it (by the length of the begin pattern as written),
+    the spans of the new scan added."""
+    if kind == "tabular":
+        begins, ends = _Next(text, "\\begin{tabular}"), _Next(text, "\\end{tabular}")
+        closes = None
+    else:
+        begins, ends, closes = _Next(text, "<table"), _Next(text, "</table>"), _Next(text, ">")
+    begin_step, end_step = _STEPS[kind]
+    found: list[tuple[int, int]] = []
+    base = 0
+    while True:
+        pos = base
+        stack: list[int] = []
+        while pos < len(text):
+            b, e = begins.at(pos), ends.at(pos)
+            if b >= 0 and closes is not None and closes.at(b + 6) < 0:
+                b = -1  # ("<table" with no ">" after it: no begin tag there, nor after)
+            if b < 0 and e < 0:
+                break
+            budget[0] -= 1
+            if budget[0] < 0:
+                raise PageTooComplex(f"its unclosed tables would make OmniDocBench's scan look at more than "
+                                     f"{_MAX_SCAN:,} tags")
+            if b >= 0 and (e < 0 or b < e):
+                stack.append(b)
+                pos = b + end_step
+            else:
+                if stack:
+                    start = stack.pop()
+                    if not stack:
+                        found.append((start, e + end_step))
+                pos = e + end_step
+        if not stack:
+            return found
+        base = stack[0] + begin_step
+
+
+# The lengths its scanner steps by: those of its patterns as written, not of what they match.
+_STEPS = {"tabular": (len(r"\\begin{tabular}"), len(r"\\end{tabular}")),
+          "html": (len(r"<table(?:[^>]*)>"), len(r"</table>"))}
 
 
 def _pipe_row_table(row_text: str) -> str:
@@ -381,18 +551,42 @@ def _joined_rows(text: str) -> str:
     return "\n".join(out)
 
 
+def _pipe_rows(text: str) -> list[tuple[int, int]]:
+    """Where its row pattern (``\\|\\s*.*?\\s*\\|\\n``, any character) matches, found
+    without it: from a ``|`` to the first ``|`` + line break after it."""
+    rows = []
+    pos = 0
+    while True:
+        start = text.find("|", pos)
+        if start < 0:
+            return rows
+        end = text.find("|\n", start + 1)
+        if end < 0:
+            return rows
+        rows.append((start, end + 2))
+        pos = end + 2
+
+
 def _pipe_tables_as_html(text: str) -> str:
     text = text.replace("\r", "") + "\n"
-    for row_text in _PIPE_ROW.findall(text):
-        text = text.replace(row_text, _pipe_row_table(row_text), 1)
-    text = _joined_rows(text)
+    # Each row replaced where it is (its converter replaces the first occurrence, which is there: no
+    # "|" lies between the rows, and the HTML put in their place holds none).
+    out = []
+    last = 0
+    for start, end in _pipe_rows(text):
+        out += [text[last:start], _pipe_row_table(text[start:end])]
+        last = end
+    out.append(text[last:])
+    text = _joined_rows("".join(out))
     return text.replace("<table>", '<table border="1" >').replace("<td>", '<td colspan="1" rowspan="1">')
 
 
-_CODE_BLOCK = re.compile(r"```(\w+)\n(.*?)```", re.DOTALL)
 _UNWRAPPED = ((re.compile(r"\\title\{(.*?)\}"), r"\1"), (re.compile(r"\\title\s*\{\s*(.*?)\s*\}", re.DOTALL), r"\1"),
               (re.compile(r"\\text\s*\{\s*(.*?)\s*\}", re.DOTALL), r"\1"), (re.compile(r"\\section\*?\{(.*?)\}"), r"\1"),
               (re.compile(r"\\section\*?\{\s*(.*?)\s*\}", re.DOTALL), r"\1"))
+
+
+_MAX_MACROS = 10_000
 
 
 def _paragraph_tables(text: str) -> list[tuple[int, str]]:
@@ -400,8 +594,12 @@ def _paragraph_tables(text: str) -> list[tuple[int, str]]:
     blank ones dropped) that starts with ``<table`` and ends with ``</table>``,
     after code blocks are taken out; each at the sum of the lengths of the
     paragraphs before it (where its order puts it)."""
-    for match in _CODE_BLOCK.finditer(text):
-        text = _blank(text, match.start(), match.end())
+    if "<table" not in text:  # (no paragraph can be a table: what follows changes nothing found)
+        return []
+    text = _blanked(text, _code_spans(text))
+    if sum(text.count(macro) for macro in ("\\title", "\\text", "\\section")) > _MAX_MACROS:
+        raise PageTooComplex(f"more than {_MAX_MACROS:,} \\title, \\text and \\section macros beside a table "
+                             "its scan leaves")
     for pattern, replacement in _UNWRAPPED:
         text = pattern.sub(replacement, text)
     paragraphs = text.split("\n\n")
@@ -423,35 +621,32 @@ def page_tables(text: str) -> tuple[list[str], list[str]]:
     """(its LaTeX tables, its HTML tables) of a Markdown page, each as written
     (pipe tables as its converter writes them in HTML), each list in the order
     OmniDocBench keeps them."""
-    text = _IMAGE.sub("", text)
+    text = _removed(text, _image_spans(text))
     for fence in _FENCES:
         text = fence.sub("", text)
     text = re.sub(r" {4,}", "    ", re.sub(r"_{4,}", "____", text))
     for tag in ("<html>", "</html>", "<body>", "</body>"):
         text = text.replace(tag, "")
-    latex: list[tuple[int, str]] = []
-    blanked = text
-    for match in _TABLE_ENV.finditer(text):
-        latex.append((match.start(), match.group(0)))
-        blanked = _blank(blanked, match.start(), match.end())
-    latex += [(s, blanked[s:e]) for s, e in _balanced(blanked, _TABULAR, _TABULAR_STEPS)]
+    budget = [_MAX_SCAN]
+    environments = _lazy_spans(text, "\\begin{table}", "\\end{table}")
+    blanked = _blanked(text, environments)
+    latex = [(start, text[start:end]) for start, end in environments]
+    latex += [(start, blanked[start:end]) for start, end in _balanced(blanked, "tabular", budget)]
     latex.sort(key=lambda item: item[0])
-    for start, source in latex:
-        text = _blank(text, start, start + len(source))
-    found: list[tuple[int, str]] = []
-    for start, end in _balanced(text, _HTML_TABLE, _HTML_TABLE_STEPS):
-        source = text[start:end]
-        found.append((start, source))
-        text = _blank(text, start, start + len(source))
-    for match in _DISPLAY.finditer(text):
-        inner = _DOLLARS.search(" ".join(match.group(0).strip().split("\n")))
+    text = _blanked(text, [(start, start + len(source)) for start, source in latex])
+    found = [(start, text[start:end]) for start, end in _balanced(text, "html", budget)]
+    text = _blanked(text, [(start, start + len(source)) for start, source in found])
+    displays = []
+    for start, end in _display_spans(text):
+        inner = _DOLLARS.search(" ".join(text[start:end].strip().split("\n")))
         if inner is None or inner.group(1):
-            text = _blank(text, match.start(), match.end())
-    if len(_PIPE_ROW.findall(text + "\n")) >= 2:
+            displays.append((start, end))
+    text = _blanked(text, displays)
+    if len(_pipe_rows(text + "\n")) >= 2:
         text = _pipe_tables_as_html(text)
-        for match in _CONVERTED_TABLE.finditer(text):
-            found.append((match.start(), match.group(0).strip()))
-            text = _blank(text, match.start(), match.end())
+        converted = _lazy_spans(text, "<table", "</table>")
+        found += [(start, text[start:end].strip()) for start, end in converted]
+        text = _blanked(text, converted)
     found += _paragraph_tables(text)
     found.sort(key=lambda item: item[0])
     return [source for _, source in latex], [source for _, source in found]

@@ -18,20 +18,27 @@ missing): the document then has no tables (``omnidocbench-latex``). Otherwise
 its tables are the HTML and pipe tables, each read from OmniDocBench's
 normalisation of its HTML (:func:`convertables.omnidocbench.normalised_html`),
 the strings kept for the ``teds-edit`` metric. A file is one page (``--page``).
+A page whose unclosed tables would make OmniDocBench's scan look at more than a
+million tags (it starts again after each), or with more than 10,000 ``\\title``,
+``\\text`` and ``\\section`` macros beside a table left to its last step, is
+refused (``markdown-too-large``).
 """
 
 from __future__ import annotations
 
 from ..diagnostics import Diagnostics
 from ..model import Document
-from ..omnidocbench import CHOICE, page_tables, tables_document
+from ..omnidocbench import CHOICE, PageTooComplex, page_tables, tables_document
 from ..options import ReadOptions
 from ..text_encoding import decode_text
 from .declarations import DECLARED
 
 
 def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Document:
-    latex, html = page_tables(decode_text(data, newlines=True))
+    try:
+        latex, html = page_tables(decode_text(data, newlines=True))
+    except PageTooComplex as exc:
+        raise diagnostics.fail("markdown-too-large", f"not read: {exc}") from None
     if len(latex) > len(html):
         diagnostics.info("omnidocbench-latex", f"{len(latex)} LaTeX table(s) against {len(html)} HTML or pipe "
                                                "table(s): OmniDocBench scores none of this page's tables")

@@ -329,3 +329,27 @@ def test_labels_are_its_group_names():
     # list values give their items, but those naming tables; ALL is every page
     assert page_labels({"language": "english", "special_issue": ["fuzzy_scan", "table_rotate"]}) == [
         "ALL", "fuzzy_scan", "language: english"]
+
+
+def test_hostile_pages_are_read_or_refused_quickly(tmp_path):
+    # Many unclosed openers make OmniDocBench's patterns look at the rest of the page for each; here each
+    # character is looked at about once, and a page whose unclosed tables would make its scan start again
+    # too often is refused (markdown-too-large), the other pages still scored.
+    (tmp_path / "pred").mkdir()
+    pages = {"h1": "\\[" * 50_000, "h2": "![" * 50_000, "h3": "<table><tr><td>x</td></tr></table>\n\n" + "<table" * 20_000,
+             "h4": "<table>" * 30_000, "h5": "<td>" * 30_000 + "<table><tr><td>x</td></tr></table>"}
+    gt = []
+    for name, markdown in pages.items():
+        (tmp_path / "pred" / f"{name}.md").write_text(markdown)
+        gt.append({"layout_dets": [{"category_type": "table", "order": 1,
+                                    "html": "<table><tr><td>x</td></tr></table>"}],
+                   "page_info": {"image_path": f"{name}.jpg"}})
+    (tmp_path / "gt.json").write_text(json.dumps(gt))
+    out = CliRunner().invoke(app, ["score", "--gt", str(tmp_path / "gt.json"), "--result", str(tmp_path / "pred"),
+                                   "--profile", "omnidocbench", "--format", "json", "--jobs", "1"])
+    assert out.exit_code == 1  # (h4's error)
+    report = json.loads(out.stdout)
+    documents = {d["document"]: d for d in report["documents"]}
+    assert "markdown-too-large" in documents["h4"]["error"]
+    assert documents["h3"]["tables"][0]["teds"] == 1.0  # ("<table" with no ">" after it opens no table)
+    assert documents["h1"]["tables"][0]["teds"] == 0.0 and documents["h5"]["table_count"] == 1
