@@ -329,3 +329,85 @@ def json_object_entries(handle: BinaryIO) -> Iterator[Member]:
     """The entries of a JSON object of ``{file name: document}``, each a member
     named by its key's file name (PubTabNet's TEDS JSON, DP-Bench's files)."""
     return json_object_members(handle, _entry_name)
+
+
+# -- one JSON array, an element a document ---------------------------------------------------------
+
+_ARRAY_TOKEN = re.compile(rb'(?:[^"\[\]{}]+|"[^"\\]*(?:\\.[^"\\]*)*")+|"|\[[^\[\]{}"]*\]|[\[\]{}]')
+"""A run of text and whole strings without a bracket outside them, a quote whose
+string goes on past what is held, an array with no string or bracket inside
+(passed over whole: lists of numbers), or a bracket."""
+
+
+_BRACKETS = frozenset(b"[]{}")
+
+
+def json_array_members(handle: BinaryIO, name_of: Callable[[bytes], str | None]) -> Iterator[Member]:
+    """The elements of a file holding one JSON array (``[{...}, {...}]``) that are
+    objects or arrays, each a member named by ``name_of(its bytes)`` (or
+    ``element-<n>``; an element longer than :data:`MAX_MEMBER_BYTES` is named
+    so, unread). Read a chunk at a time, strings passed over whole by a regular
+    expression: memory holds a chunk and one element. An element the file ends
+    inside is a member to its end (reading it says what is wrong); a file that
+    is no array has none."""
+    held = b""  # the bytes from ``held_at`` on, not yet passed over (or of the element being read)
+    held_at = 0
+    line = 1  # the line ``held`` starts on
+    depth = 0
+    start = start_line = -1
+    count = 0
+    pos = 0  # where in ``held`` the scan goes on
+    while True:
+        chunk = handle.read(_CHUNK)
+        if chunk:
+            held += chunk
+        while True:
+            found = _ARRAY_TOKEN.search(held, pos)
+            if found is None and not chunk:
+                break
+            if found is None or held[found.start():found.end()] == b'"':
+                break  # (a string that goes on past the bytes held: wait for more)
+            pos = found.end()
+            mark = held[found.start()]
+            if mark not in _BRACKETS:
+                continue
+            if mark == 0x5B and pos - found.start() > 1:  # a flat array, whole
+                if depth == 0:
+                    return  # (the file is an array of no object or array)
+                if depth == 1:
+                    count += 1
+                    at = held_at + found.start()
+                    yield Member(name_of(found.group(0)) or f"element-{count}", at, pos - found.start(),
+                                 line + held.count(b"\n", 0, found.start()))
+                continue
+            if depth == 0:
+                if mark != 0x5B:  # "[": the file is no array
+                    return
+                depth = 1
+            elif mark in (0x7B, 0x5B):
+                if depth == 1:
+                    start, start_line = held_at + found.start(), line + held.count(b"\n", 0, found.start())
+                depth += 1
+            else:
+                depth -= 1
+                if depth == 1 and start >= 0:
+                    length = held_at + pos - start
+                    name = name_of(held[start - held_at:pos]) if length <= MAX_MEMBER_BYTES else None
+                    count += 1
+                    yield Member(name or f"element-{count}", start, length, start_line)
+                    start = -1
+                elif depth <= 0:
+                    return
+        if not chunk:
+            if start >= 0:
+                count += 1
+                yield Member(f"element-{count}", start, held_at + len(held) - start, start_line)
+            return
+        # Keep what a member being read or a string cut by the chunk's end still needs.
+        keep = min(pos, start - held_at) if start >= 0 else pos
+        if start >= 0 and held_at + len(held) - start > MAX_MEMBER_BYTES:
+            keep = pos  # (too long to be named: not held)
+        line += held.count(b"\n", 0, keep)
+        held_at += keep
+        held = held[keep:]
+        pos -= keep

@@ -42,6 +42,8 @@ FORMAT_MODULES = (
     "canonical_json",
     "opendataloader_markdown",  # never claims a file: named by --result-format or a profile
     "olmocr_markdown",  # never claims a file: named by --result-format or a profile
+    "omnidocbench",  # never claims a file: named by --gt-format or a profile
+    "omnidocbench_markdown",  # never claims a file: named by --result-format or a profile
     "latex",  # its sniffer wants a backslash first: no other format's file starts so
     "delimited",  # csv: no sniffer claims its files; recognised by suffix
     "docai",

@@ -156,6 +156,13 @@ DECLARED: dict[str, Format] = {
     "olmocr_tests": _declare("olmocr_tests", "olmocr-tests", "olmOCR-bench's test files (JSON Lines, a test a "
                              "line; a document a page its table tests name)", (".jsonl",), ("structure",),
                              container=True),
+    "omnidocbench": _declare("omnidocbench", "omnidocbench", "OmniDocBench's ground-truth JSON, a list of pages "
+                             "(tables as its normalised HTML); chosen by name", (".json",), ("structure",),
+                             container=True),
+    "omnidocbench_markdown": _declare(
+        "omnidocbench_markdown", "omnidocbench-markdown", "Markdown pages as OmniDocBench's end-to-end evaluation "
+        "finds their tables (its normalised HTML); chosen by name", (".md",), ("structure",), options=(PAGE,),
+        reads_files_of=("markdown", "html", "latex")),
     "latex": _declare("latex", "latex", "LaTeX tabular environments (arXiv, OmniDocBench, vision-language models)",
                       (".tex", ".latex"), ("structure",), writes=True, options=(PAGE,),
                       holds=frozenset({"text", "spans", "blank"})),

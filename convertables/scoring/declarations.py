@@ -154,6 +154,7 @@ CELL_CUTOFF = Option("cell_cutoff", "--cell-cutoff", float, "table-accuracy: the
                      "two cells' lowered texts for a result cell to match a ground-truth cell (Unstructured's "
                      "cutoff).", 0.8, direction="score", minimum=0.0)
 TABLE_ACCURACY_SETTINGS = (CELL_CUTOFF,)
+TEDS_EDIT_SETTINGS: tuple[Option, ...] = ()
 
 _SCORING = "convertables.scoring."
 DECLARED = (
@@ -166,5 +167,6 @@ DECLARED = (
     MetricDeclaration("grits", ("pubtables1m",), GRITS_SETTINGS, _SCORING + "grits"),
     MetricDeclaration("table-accuracy", ("unstructured",), TABLE_ACCURACY_SETTINGS, _SCORING + "table_accuracy"),
     MetricDeclaration("table-facts", ("olmocr",), (), _SCORING + "table_facts"),
+    MetricDeclaration("teds-edit", ("omnidocbench",), TEDS_EDIT_SETTINGS, _SCORING + "teds_edit"),
 )
 """The built-in metrics, in the order listed (``metric.METRIC_MODULES``' order)."""

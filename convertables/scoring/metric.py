@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from .pairing import Pairing
     from .presentation import Summary
 
-METRIC_MODULES = ("structure", "region", "marmot", "ctdar", "teds", "grits", "table_accuracy", "table_facts")
+METRIC_MODULES = ("structure", "region", "marmot", "ctdar", "teds", "grits", "table_accuracy", "table_facts", "teds_edit")
 """The modules of ``convertables.scoring`` that declare metrics (``METRICS``), in the order listed."""
 
 

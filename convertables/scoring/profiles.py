@@ -71,6 +71,15 @@ PROFILES: dict[str, Profile] = {profile.name: profile for profile in (
         "mean, median, std, hist), are its TEDS, TEDS_simple, TEDS_complex and TEDS_struct statistics; a document "
         "whose prediction has another number of tables is not scored, as the benchmark rejects it",
     ),
+    Profile(
+        "omnidocbench", "OmniDocBench's end-to-end table evaluation: TEDS, TEDS-S and edit distance of its "
+        "normalised HTML", "teds-edit",
+        {"gt_format": "omnidocbench", "result_format": "omnidocbench-markdown"},
+        "each table record's teds, teds_struct and edit_dist are the benchmark's TEDS, TEDS_structure_only and "
+        "Edit_dist of the table (its end2end_quick_match_table_result.json); total's teds, teds_struct and "
+        "edit_dist are its table TEDS, TEDS_structure_only and Edit_dist ALL_page_avg (its "
+        "end2end_quick_match_metric_result.json); a page without a prediction is left out, as it leaves it out",
+    ),
 )}
 """The profiles by name."""
 
