@@ -341,6 +341,21 @@ string goes on past what is held, an array with no string or bracket inside
 
 _BRACKETS = frozenset(b"[]{}")
 
+_ELEMENT_START = re.compile(rb"[\s,]*[\[{]")
+"""What may come before an element that is an object or an array: blanks and a comma."""
+
+_SCANNER = json.JSONDecoder(strict=False)
+
+
+def _value_end(text: str, at: int) -> int | None:
+    """Where the JSON value that starts at ``at`` ends, found by the standard
+    library's scanner; None where it is not valid JSON there (or the text held
+    ends inside it): the bracket scan decides."""
+    try:
+        return _SCANNER.raw_decode(text, at)[1]
+    except (ValueError, RecursionError):
+        return None
+
 
 def json_array_members(handle: BinaryIO, name_of: Callable[[bytes], str | None]) -> Iterator[Member]:
     """The elements of a file holding one JSON array (``[{...}, {...}]``) that are
@@ -349,19 +364,46 @@ def json_array_members(handle: BinaryIO, name_of: Callable[[bytes], str | None])
     so, unread). Read a chunk at a time, strings passed over whole by a regular
     expression: memory holds a chunk and one element. An element the file ends
     inside is a member to its end (reading it says what is wrong); a file that
-    is no array has none."""
+    is no array has none. An element that the bytes held hold whole and that is
+    valid JSON is passed over by the standard library's scanner (in C) instead
+    of bracket by bracket: it ends where its brackets close."""
     held = b""  # the bytes from ``held_at`` on, not yet passed over (or of the element being read)
+    text = None  # ``held`` as one character a byte (Latin-1, the scanner's offsets the bytes'), once needed
     held_at = 0
     line = 1  # the line ``held`` starts on
+    counted, counted_line = 0, 1  # where in ``held`` lines were counted to, and the line there
     depth = 0
     start = start_line = -1
     count = 0
     pos = 0  # where in ``held`` the scan goes on
+
+    def line_of(k: int) -> int:  # the line of byte k of ``held``, counted on from the last one asked
+        nonlocal counted, counted_line
+        if k < counted:
+            counted, counted_line = 0, line
+        counted_line += held.count(b"\n", counted, k)
+        counted = k
+        return counted_line
+
     while True:
         chunk = handle.read(_CHUNK)
         if chunk:
             held += chunk
+            text = None
         while True:
+            if depth == 1 and start < 0:
+                begins = _ELEMENT_START.match(held, pos)
+                end = None
+                if begins is not None:
+                    if text is None:
+                        text = held.decode("latin-1")
+                    end = _value_end(text, begins.end() - 1)
+                if end is not None:  # a whole element, valid JSON
+                    at = begins.end() - 1
+                    count += 1
+                    yield Member(name_of(held[at:end]) or f"element-{count}", held_at + at, end - at, line_of(at))
+                    pos = end
+                    continue
             found = _ARRAY_TOKEN.search(held, pos)
             if found is None and not chunk:
                 break
@@ -378,7 +420,7 @@ def json_array_members(handle: BinaryIO, name_of: Callable[[bytes], str | None])
                     count += 1
                     at = held_at + found.start()
                     yield Member(name_of(found.group(0)) or f"element-{count}", at, pos - found.start(),
-                                 line + held.count(b"\n", 0, found.start()))
+                                 line_of(found.start()))
                 continue
             if depth == 0:
                 if mark != 0x5B:  # "[": the file is no array
@@ -386,7 +428,7 @@ def json_array_members(handle: BinaryIO, name_of: Callable[[bytes], str | None])
                 depth = 1
             elif mark in (0x7B, 0x5B):
                 if depth == 1:
-                    start, start_line = held_at + found.start(), line + held.count(b"\n", 0, found.start())
+                    start, start_line = held_at + found.start(), line_of(found.start())
                 depth += 1
             else:
                 depth -= 1
@@ -407,7 +449,9 @@ def json_array_members(handle: BinaryIO, name_of: Callable[[bytes], str | None])
         keep = min(pos, start - held_at) if start >= 0 else pos
         if start >= 0 and held_at + len(held) - start > MAX_MEMBER_BYTES:
             keep = pos  # (too long to be named: not held)
-        line += held.count(b"\n", 0, keep)
+        line = line_of(keep)
+        counted = 0
         held_at += keep
         held = held[keep:]
+        text = None
         pos -= keep

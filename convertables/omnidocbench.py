@@ -38,6 +38,7 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
+from functools import lru_cache
 from html.entities import html5
 from html.parser import HTMLParser
 
@@ -269,8 +270,22 @@ _BARE_TAGS = ("sup", "sub", "span", "div", "p")
 _COLGROUP = re.compile("<colgroup>.*?</colgroup>")
 
 
+CACHED_BYTES = 1 << 16
+"""The longest table string whose normalisation (and TEDS tree) is kept for the
+next time it is met (a table repeated across pages): the cache stays small."""
+
+
 def normalised_html(text: str) -> str:
     """OmniDocBench's string of a table's HTML (see the module's description)."""
+    return _normalised_kept(text) if len(text) <= CACHED_BYTES else _normalised(text)
+
+
+@lru_cache(maxsize=1024)
+def _normalised_kept(text: str) -> str:
+    return _normalised(text)
+
+
+def _normalised(text: str) -> str:
     if "<table" not in text.replace(" ", "").replace("'", '"'):
         return ""
     table = html.unescape(_rewritten(text)).replace("\n", "")

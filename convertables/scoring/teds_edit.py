@@ -34,13 +34,14 @@ convertables (its source) and normalised alike:
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Iterable
 
 import json
 import re
 
 from ..diagnostics import Diagnostic, Severity
-from ..omnidocbench import CHOICE, PAGE_LABELS, edit_distance, table_sources
+from ..omnidocbench import CACHED_BYTES, CHOICE, PAGE_LABELS, edit_distance, table_sources
 from . import precision_recall
 from .declarations import TEDS_EDIT_SETTINGS
 from .metric import Scored, ScoreSettings
@@ -55,8 +56,23 @@ class _Side:
     def __init__(self, kept):
         self.source, self.scored, self.has_latex = kept[:3]
         self.labels = kept[3] if len(kept) > 3 else []
-        tree, self.teds_fails = reference_tree(self.scored)
-        self.tree = PreparedTree(tree) if tree is not None else None
+        self.tree, self.teds_fails = (_prepared_kept if len(self.scored) <= CACHED_BYTES else _prepared)(self.scored)
+
+
+def _prepared(scored: str) -> tuple[PreparedTree | None, bool]:
+    """:func:`reference_tree` made ready for the edit distance."""
+    tree, fails = reference_tree(scored)
+    return (PreparedTree(tree) if tree is not None else None), fails
+
+
+_prepared_kept = lru_cache(maxsize=256)(_prepared)  # (a string met again: a table repeated across pages)
+
+
+@lru_cache(maxsize=256)
+def _teds_kept(gt_scored: str, result_scored: str) -> tuple[float, float]:
+    """TEDS and TEDS-struct of two strings met together again (the same table on
+    both sides of several pages): their trees are :func:`_prepared_kept`'s."""
+    return teds_pair(_prepared_kept(gt_scored)[0], _prepared_kept(result_scored)[0])
 
 
 _FULL_DOCUMENT = re.compile(r"\s*<(?:html|!doctype)", re.IGNORECASE)
@@ -295,7 +311,10 @@ class TedsEditMetric(TedsMetric):
                                        f"{record['result_table']}: {why}: OmniDocBench's TEDS fails, and it "
                                        "scores the pair 0"))
             return {"teds": 0.0, "teds_struct": 0.0, **scores}
-        teds, struct = teds_pair(g.tree, r.tree)
+        if len(g.scored) <= CACHED_BYTES and len(r.scored) <= CACHED_BYTES:
+            teds, struct = _teds_kept(g.scored, r.scored)
+        else:
+            teds, struct = teds_pair(g.tree, r.tree)
         return {"teds": teds, "teds_struct": struct, **scores}
 
     def aggregate(self, records: Iterable[dict], settings: ScoreSettings) -> dict:
