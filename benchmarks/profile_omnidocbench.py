@@ -90,6 +90,61 @@ def _copies(corpus: Path, copies: int, folder: Path) -> tuple[Path, Path, int]:
     return gt, pred, len(copied)
 
 
+def _large_tables(pages: int, rows: int, cols: int, folder: Path) -> tuple[Path, Path, int]:
+    """``pages`` pages of one ``rows`` x ``cols`` table each (a header row of
+    ``<th>``, a colspan or rowspan of 2 on about one cell in eight, every cell's
+    text its own), each predicted with a few cells' texts changed, a row left
+    out and a span split: a run whose time is the tables' TEDS. (ground truth,
+    predictions, pages)."""
+    import random
+
+    rng = random.Random(7)
+    pred = folder / "pred"
+    pred.mkdir()
+    gt_pages = []
+    for page in range(pages):
+        grid: list[list[list]] = []  # each row: [tag, text, colspan, rowspan] of the cells it starts
+        covered: set[tuple[int, int]] = set()
+        for r in range(rows):
+            row = []
+            for c in range(cols):
+                if (r, c) in covered:
+                    continue
+                colspan = 2 if c + 1 < cols and (r, c + 1) not in covered and rng.random() < 0.07 else 1
+                rowspan = 2 if colspan == 1 and r + 1 < rows and rng.random() < 0.06 else 1
+                for dr in range(rowspan):
+                    for dc in range(colspan):
+                        covered.add((r + dr, c + dc))
+                row.append(["th" if r == 0 else "td", f"{rng.choice(('a', 'b', 'Total', 'x y'))} {page}.{r}.{c}",
+                            colspan, rowspan])
+            grid.append(row)
+        predicted = [[list(cell) for cell in row] for row in grid]
+        for row in predicted:
+            for cell in row:
+                if rng.random() < 0.1:
+                    cell[1] = cell[1][::-1]
+        del predicted[rng.randrange(1, rows)]
+        spanned = [cell for row in predicted for cell in row if cell[2] == 2]
+        if spanned:
+            spanned[0][2] = 1
+        name = f"large_{page}"
+        gt_pages.append({"layout_dets": [{"category_type": "table", "anno_id": 0, "order": 1,
+                                          "html": _html(grid)}],
+                         "page_info": {"image_path": f"{name}.png", "page_attribute": {}}, "extra": {"relation": []}})
+        (pred / f"{name}.md").write_text(f"# Page {page}\n\n{_html(predicted)}\n", encoding="utf-8")
+    gt = folder / "gt.json"
+    gt.write_text(json.dumps(gt_pages, ensure_ascii=False), encoding="utf-8")
+    return gt, pred, pages
+
+
+def _html(grid: list[list[list]]) -> str:
+    def cell(tag: str, text: str, colspan: int, rowspan: int) -> str:
+        spans = (f' colspan="{colspan}"' if colspan > 1 else "") + (f' rowspan="{rowspan}"' if rowspan > 1 else "")
+        return f"<{tag}{spans}>{text}</{tag}>"
+
+    return "<table>" + "".join("<tr>" + "".join(cell(*c) for c in row) + "</tr>" for row in grid) + "</table>"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--official-src", default=os.environ.get("OMNIDOCBENCH_SRC"),
@@ -98,9 +153,17 @@ def main() -> None:
                         help="a Python with OmniDocBench's requirements for its table path")
     parser.add_argument("--corpus", type=Path, default=CORPUS / "markdown-pages" / "omnidocbench")
     parser.add_argument("--copies", type=int, default=20)
+    parser.add_argument("--large-tables", type=int, metavar="PAGES", default=0,
+                        help="instead of the demo pages, PAGES generated pages of one large table each "
+                             "(--rows x --cols, with spans), a run that is TEDS throughout")
+    parser.add_argument("--rows", type=int, default=50)
+    parser.add_argument("--cols", type=int, default=10)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
-        gt, pred, pages = _copies(args.corpus, args.copies, Path(scratch))
+        if args.large_tables:
+            gt, pred, pages = _large_tables(args.large_tables, args.rows, args.cols, Path(scratch))
+        else:
+            gt, pred, pages = _copies(args.corpus, args.copies, Path(scratch))
         ours, out = _timed([sys.executable, "-m", "convertables", "score", "--gt", str(gt), "--result", str(pred),
                             "--profile", "omnidocbench", "--format", "json", "--jobs", "1"])
         total = json.loads(out)["total"]
