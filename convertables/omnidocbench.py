@@ -254,7 +254,56 @@ def _write(root: _Element) -> str:
     return "".join(out)
 
 
+_PLAIN_TOKEN = re.compile(r'<(/?)([a-z][a-z0-9]*)((?: [a-z][a-z-]*="[^"&<>\']*")*)>|[^<>&]+')
+_PLAIN_ATTRIBUTE = re.compile(r' ([a-z-]+)="([^"]*)"')
+_NOT_PLAIN = VOID | _KEEP_SPACE | _RAW_TEXT | {"math"}
+
+
+def _plain_rewritten(text: str) -> str | None:
+    """Steps 1 to 3 for a plain text: lower-case tags, each end tag closing the
+    last element opened, every element closed, attributes double-quoted with no
+    entity, quote or bracket inside, no void, raw-text or ``<math>`` element and
+    no ``&``, ``<`` or ``>`` in the text. Its tree is its tags as written, so it
+    is written back without being built: each tag as it is written back, each
+    text as it stands (but a run of ASCII whitespace). None for any other text."""
+    out: list[str] = []
+    stack: list[str] = []
+    end = 0
+    for token in _PLAIN_TOKEN.finditer(text):
+        if token.start() != end:  # (something between: not a plain tag)
+            return None
+        end = token.end()
+        name = token.group(2)
+        if name is None:  # a text
+            run = token.group(0)
+            out.append(("\n" if "\n" in run else " ") if not run.strip(_ASCII_SPACES) else run)
+        elif name in _NOT_PLAIN:
+            return None
+        elif token.group(1):  # an end tag
+            if not stack or stack.pop() != name:
+                return None
+            if name not in ("thead", "span"):
+                out.append("</td>" if name == "th" else token.group(0))
+        else:
+            stack.append(name)
+            if name in ("thead", "span"):
+                continue
+            attributes = _PLAIN_ATTRIBUTE.findall(token.group(3))
+            for key, value in attributes:
+                if (key in _LIST_VALUED or (key == "headers" and name in ("td", "th"))) and \
+                        value != " ".join(re.findall(r"\S+", value)):
+                    return None
+            if len({key for key, _ in attributes}) < len(attributes):
+                return None
+            out.append("<" + ("td" if name == "th" else name)
+                       + "".join(f' {key}="{value}"' for key, value in sorted(attributes)) + ">")
+    return None if stack or end != len(text) else "".join(out)
+
+
 def _rewritten(text: str) -> str:
+    plain = _plain_rewritten(text)
+    if plain is not None:
+        return plain
     builder = _TreeBuilder()
     builder.feed(text)
     root = builder.finish()
