@@ -14,6 +14,11 @@ its table metrics (TEDS, Edit_dist) and its End2EndEval, from its checkout,
 unmodified (its formula-only modules, which need a LaTeX toolchain, are left
 out). Printed: both times, the ratio, and the largest difference between the
 two sides' summary figures. Without --official-src only convertables is timed.
+
+``--large-tables PAGES`` times generated pages instead, one large table each
+(``--rows`` x ``--cols``, 50 x 10 by default, with spans) against a prediction
+with some texts changed, a row left out and a span split: a run whose time is
+TEDS on large tables.
 """
 
 from __future__ import annotations
