@@ -319,7 +319,7 @@ _BARE_TAGS = ("sup", "sub", "span", "div", "p")
 _COLGROUP = re.compile("<colgroup>.*?</colgroup>")
 
 
-CACHED_BYTES = 1 << 16
+CACHED_BYTES = 1 << 14
 """The longest table string whose normalisation (and TEDS tree) is kept for the
 next time it is met (a table repeated across pages): the cache stays small."""
 
@@ -329,7 +329,7 @@ def normalised_html(text: str) -> str:
     return _normalised_kept(text) if len(text) <= CACHED_BYTES else _normalised(text)
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=256)
 def _normalised_kept(text: str) -> str:
     return _normalised(text)
 

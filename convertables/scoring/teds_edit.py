@@ -65,7 +65,7 @@ def _prepared(scored: str) -> tuple[PreparedTree | None, bool]:
     return (PreparedTree(tree) if tree is not None else None), fails
 
 
-_prepared_kept = lru_cache(maxsize=256)(_prepared)  # (a string met again: a table repeated across pages)
+_prepared_kept = lru_cache(maxsize=64)(_prepared)  # (a string met again: a table repeated across pages)
 
 
 @lru_cache(maxsize=256)
