@@ -8,10 +8,12 @@ the module's ``FORMAT`` is its declaration from here.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from ..options import PAGE, PANDAS_LABELS, Option
 from ..registry import Format, OnUse
+from ..sniffing import has_element, no_head, starts_json, starts_zip
 
 
 def _declare(module: str, name: str, title: str, suffixes: tuple[str, ...], models: tuple[str, ...], *,
@@ -183,3 +185,16 @@ DECLARED: dict[str, Format] = {
                            extracted_by="LlamaParse"),
 }
 """The declarations by the module that implements each (``registry.FORMAT_MODULES``' names)."""
+
+# Each format's sniffer asks for JSON, an XML root of its own or a ZIP archive
+# first (or claims nothing): the gate says so without importing its module.
+_SNIFF_GATES = {
+    starts_json: ("canonical_json", "docai", "textract", "azure", "docling", "pubtabnet", "pubtabnet_html", "scitsr",
+                  "mineru", "unstructured", "marker", "paddleocr", "dpbench", "upstage", "llamaparse"),
+    has_element: ("abbyy", "icdar", "ctdar", "marmot", "pod", "pubtables1m", "pagexml", "wtw"),
+    starts_zip: ("xlsx",),
+    no_head: ("delimited", "opendataloader_markdown"),
+}
+for _gate, _modules in _SNIFF_GATES.items():
+    for _module in _modules:
+        DECLARED[_module] = replace(DECLARED[_module], sniff_gate=_gate)
