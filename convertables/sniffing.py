@@ -41,9 +41,10 @@ def starts_json(head: bytes) -> bool:
     return head[3 if head.startswith(b"\xef\xbb\xbf") else 0:].lstrip()[:1] in (b"{", b"[")
 
 
-def has_element(head: bytes) -> bool:
-    """Whether the head has an element (:func:`xml_root` finds one)."""
-    return xml_root(head) is not None
+def root_is(names: tuple[str, ...], head: bytes) -> bool:
+    """Whether the head's first element (:func:`xml_root`) has one of the names
+    (a gate: ``functools.partial(root_is, names)``)."""
+    return xml_root(head) in names
 
 
 def starts_zip(head: bytes) -> bool:

@@ -9,11 +9,12 @@ the module's ``FORMAT`` is its declaration from here.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 from ..options import PAGE, PANDAS_LABELS, Option
 from ..registry import Format, OnUse
-from ..sniffing import has_element, no_head, starts_json, starts_zip
+from ..sniffing import no_head, root_is, starts_json, starts_zip
 
 
 def _declare(module: str, name: str, title: str, suffixes: tuple[str, ...], models: tuple[str, ...], *,
@@ -186,12 +187,15 @@ DECLARED: dict[str, Format] = {
 }
 """The declarations by the module that implements each (``registry.FORMAT_MODULES``' names)."""
 
-# Each format's sniffer asks for JSON, an XML root of its own or a ZIP archive
-# first (or claims nothing): the gate says so without importing its module.
+# Each format's sniffer asks for JSON, an XML root of its own name or a ZIP
+# archive first (or claims nothing): the gate says so without importing its module.
 _SNIFF_GATES = {
     starts_json: ("canonical_json", "docai", "textract", "azure", "docling", "pubtabnet", "pubtabnet_html", "scitsr",
                   "mineru", "unstructured", "marker", "paddleocr", "dpbench", "upstage", "llamaparse"),
-    has_element: ("abbyy", "icdar", "ctdar", "marmot", "pod", "pubtables1m", "pagexml", "wtw"),
+    partial(root_is, ("document",)): ("abbyy", "icdar", "ctdar", "pod"),
+    partial(root_is, ("Page",)): ("marmot",),
+    partial(root_is, ("annotation",)): ("pubtables1m", "wtw"),
+    partial(root_is, ("PcGts",)): ("pagexml",),
     starts_zip: ("xlsx",),
     no_head: ("delimited", "opendataloader_markdown"),
 }
