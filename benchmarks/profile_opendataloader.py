@@ -25,7 +25,8 @@ PARSER --profile opendataloader --format json``, one command a parser, each a
 fresh process (interpreter start-up and imports included, after one untimed
 round that leaves the bytecode compiled, as an installed package has it). The
 benchmark's evaluator runs once a set, one process over all the parsers (its
-imports counted once). Times are CPU time (user and system, of the processes and
+imports counted once in its total; a parser's row gives the CPU time its pages
+took in that process, without them). Times are CPU time (user and system, of the processes and
 their children, from ``getrusage``) and wall-clock time, the median of
 ``--runs`` rounds, the two tools taking turns within a round. Each page's
 figures are compared too (teds and teds_s), so that both are known to have
