@@ -211,7 +211,8 @@ def _print(name, pages, runs, mine_cpu, mine_wall, their_cpu, their_total, mine_
     print(f"ratio (benchmark / convertables): cpu {cpu / med(rounds_cpu):.1f}x (rounds {min(ratios):.1f}-"
           f"{max(ratios):.1f}x), wall {wall / med(rounds_wall):.1f}x")
     compared, equal, worst = _compare(mine_scores, their_scores)
-    print(f"figures: {compared} pages compared, {equal} equal to 1e-9 (teds and teds_s), largest difference {worst:.2g}")
+    print(f"figures: {compared} pages compared, {equal} equal to 1e-9 (teds and teds_s), "
+          f"largest difference {worst:.2g}")
 
 
 if __name__ == "__main__":
