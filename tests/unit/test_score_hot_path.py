@@ -16,6 +16,7 @@ import pytest
 
 from convertables import registry
 from convertables.scoring import runner
+from convertables.scoring.executors import Executor
 from convertables.scoring.tree_edit import Tree, _tree_distances, distance
 from convertables.sniffing import SNIFF_BYTES, as_utf8
 
@@ -143,15 +144,35 @@ def test_the_markdown_sniffer_on_a_line_of_dashes_that_is_no_delimiter_row():
 
 # -- when worker processes start ----------------------------------------------------------------
 
-class _Recorder:
+class _Recorder(Executor):
     """An executor that scores here and says that it was asked."""
+
+    name = "recorder"
+    may_score_here = True
 
     def __init__(self):
         self.asked = 0
+        self.workers = 0
 
-    def map(self, function, items, workers):
+    def start(self, workers):
+        self.workers = workers
+        return workers
+
+    def check_reaches(self, path):
+        pass
+
+    def map(self, function, items):
         self.asked += 1
         return [function(item) for item in items]
+
+    def close(self):
+        pass
+
+
+class _Pair(int):
+    """A document to score, known by its number."""
+
+    gt_files = ("gt.xml",)
 
 
 def _busy(seconds: float) -> None:
@@ -172,7 +193,7 @@ def test_a_document_that_imported_modules_is_not_counted_in_the_projected_work(m
     monkeypatch.setattr(runner, "score_pair", score_pair)
     monkeypatch.setattr(runner, "SERIAL_WORK_S", 0.1)
     executor, workers = _Recorder(), []
-    scored = list(runner.score_documents(list(range(10)), settings=None, jobs=2, workers_used=workers,
+    scored = list(runner.score_documents([_Pair(n) for n in range(10)], settings=None, jobs=2, workers_used=workers,
                                          executor=executor))
     assert scored == list(range(10))
     if imports:  # the rest, projected from the other documents, is too little for a pool
