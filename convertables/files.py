@@ -263,7 +263,10 @@ def read_document(
     except RecursionError:
         raise diagnostics.fail("too-deep", "the input nests too deeply to read") from None
     except MemoryError:
-        raise diagnostics.fail("too-large", "out of memory: the input needs more memory than is available") from None
+        pass
+    # Only an exhausted memory comes here, said outside the handler: there the
+    # error's traceback still holds what the reading had built.
+    raise diagnostics.fail("too-large", "out of memory: the input needs more memory than is available")
 
 
 def read(

@@ -205,10 +205,14 @@ def score_pair(pair_: DocumentPair, settings: ScoreSettings, explain: bool = Fal
     except UsageError as exc:
         return failed(Diagnostic("format-unavailable", Severity.ERROR, str(exc), where))
     except MemoryError:
-        return failed(Diagnostic("too-large", Severity.ERROR, "out of memory: the document needs more memory than "
-                                 "is available", where), counted=False)
+        exhausted = True  # said below, outside the handler, whose traceback holds what was read
     except Exception as exc:  # a bug of ours: one line for this document, the others are still scored
         return failed(internal_error(exc, where, report_with="the input files", hint=False), counted=False)
+    else:
+        exhausted = False
+    if exhausted:
+        return failed(Diagnostic("too-large", Severity.ERROR, "out of memory: the document needs more memory than "
+                                 "is available", where), counted=False)
     return ScoredDocument(record, problems, detail)
 
 
