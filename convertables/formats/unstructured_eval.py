@@ -45,13 +45,12 @@ be. A ``Table`` element without ``metadata`` nor a list of cells is not read
 
 from __future__ import annotations
 
-from html.parser import HTMLParser
-
 from ..diagnostics import Diagnostics
 from ..jsonsafe import integer, parse_json
 from ..model import Document, Region, Table, make_cell
 from ..options import ReadOptions
 from ..parser_json import Findings, short
+from ..soup_tree import parse
 from .declarations import DECLARED
 
 CELL_TABLES, HTML_TABLES = "unstructured_eval_cell_tables", "unstructured_eval_html_tables"
@@ -62,192 +61,20 @@ MAX_SPAN = 65534
 """The largest span read (an HTML table's rowspan cap); larger ones are read as
 this, with ``unstructured-eval-differs``."""
 
-_VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "keygen", "link", "menuitem",
-                   "meta", "param", "source", "track", "wbr", "basefont", "bgsound", "command", "frame", "image",
-                   "isindex", "nextid", "spacer"})
-"""The elements BeautifulSoup's HTML builders treat as empty: no end tag, nothing inside."""
-_HIDDEN_TEXT = frozenset({"style", "script", "template", "rt", "rp"})
-"""Elements whose text BeautifulSoup keeps as strings of other kinds, which ``.text`` leaves out."""
-_PRESERVING = frozenset({"pre", "textarea"})
-_ASCII_SPACES = " \n\t\f\r"
-_ENTITIES: dict[str, str] | None = None
-
-
-def _entities() -> dict[str, str]:
-    global _ENTITIES
-    if _ENTITIES is None:
-        from html.entities import html5
-
-        _ENTITIES = {name.rstrip(";"): value for name, value in html5.items()}
-    return _ENTITIES
-
-
-def _numeric_reference(number: int) -> str:
-    """A numeric character reference's character, by the HTML rules as
-    BeautifulSoup applies them (windows-1252 for 0x80 to 0x9F)."""
-    if number == 0 or number > 0x10FFFF or 0xD800 <= number <= 0xDFFF:
-        return "\ufffd"
-    if 0x80 <= number <= 0x9F:
-        try:
-            return bytes([number]).decode("cp1252")
-        except UnicodeDecodeError:
-            return chr(number)
-    return chr(number)
-
-
-class _Node:
-    __slots__ = ("tag", "attrs", "children")
-
-    def __init__(self, tag: str, attrs: dict):
-        self.tag = tag
-        self.attrs = attrs
-        self.children: list = []  # _Node and str (text that counts)
-
-    def find_all(self, tags: frozenset) -> list[_Node]:
-        found, stack = [], list(reversed(self.children))
-        while stack:
-            node = stack.pop()
-            if type(node) is _Node:
-                if node.tag in tags:
-                    found.append(node)
-                stack.extend(reversed(node.children))
-        return found
-
-    def text(self) -> str:
-        parts, stack = [], list(reversed(self.children))
-        while stack:
-            node = stack.pop()
-            if type(node) is str:
-                parts.append(node)
-            else:
-                stack.extend(reversed(node.children))
-        return "".join(parts)
-
-
-class _Tree(HTMLParser):
-    """The element tree BeautifulSoup's ``html.parser`` builder makes, as far as
-    tables, their cells and their text go. Text is gathered into runs between
-    tags (and comments, declarations); a run of ASCII whitespace alone becomes
-    one line break if it holds one, else one space, outside ``<pre>`` and
-    ``<textarea>``."""
-
-    def __init__(self):
-        super().__init__(convert_charrefs=False)
-        self.root = _Node("[document]", {})
-        self.open: list[_Node] = [self.root]
-        self.closed_voids: list[str] = []
-        self.hidden = 0  # open elements whose text is left out
-        self.preserving = 0  # open <pre> and <textarea>
-        self.run: list[str] = []
-
-    def _flush(self, counts: bool = True) -> None:
-        if not self.run:
-            return
-        text = "".join(self.run)
-        self.run = []
-        if not self.preserving and not text.strip(_ASCII_SPACES):
-            text = "\n" if "\n" in text else " "
-        if counts and not self.hidden:
-            self.open[-1].children.append(text)
-
-    def handle_starttag(self, tag, attrs, void_closes: bool = True):
-        self._flush()
-        values = {}
-        for key, value in attrs:
-            values[key] = "" if value is None else value
-        node = _Node(tag, values)
-        self.open[-1].children.append(node)
-        self.open.append(node)
-        self.hidden += tag in _HIDDEN_TEXT
-        self.preserving += tag in _PRESERVING
-        if void_closes and tag in _VOID:
-            self._close(tag)
-            self.closed_voids.append(tag)
-
-    def handle_startendtag(self, tag, attrs):
-        self.handle_starttag(tag, attrs, void_closes=False)
-        self._close(tag)
-
-    def handle_endtag(self, tag):
-        if tag in self.closed_voids:
-            self.closed_voids.remove(tag)
-        else:
-            self._close(tag)
-
-    def _close(self, tag: str) -> None:
-        self._flush()
-        for k in range(len(self.open) - 1, 0, -1):
-            if self.open[k].tag == tag:
-                for node in self.open[k:]:
-                    self.hidden -= node.tag in _HIDDEN_TEXT
-                    self.preserving -= node.tag in _PRESERVING
-                del self.open[k:]
-                return
-
-    def handle_data(self, data):
-        self.run.append(data)
-
-    def handle_charref(self, name):
-        # As BeautifulSoup reads a reference: the number, else the digits it starts
-        # with (then the rest as text), else no character and the rest as text.
-        base, digits, body = 10, "0123456789", name
-        if name[:1] in ("x", "X"):
-            base, digits, body = 16, "0123456789abcdef", name[1:]
-        try:
-            number, rest = int(body, base), ""
-        except ValueError:
-            end = 0
-            while end < len(body) and body[end] in digits:
-                end += 1
-            number, rest = (int(body[:end], base), body[end:]) if end else (None, body)
-        if number is not None:
-            self.run.append(_numeric_reference(number))
-        self.run.append(rest)
-
-    def handle_entityref(self, name):
-        character = _entities().get(name)
-        self.run.append(character if character is not None else "&" + name)
-
-    def handle_comment(self, data):
-        self._flush()
-        self.run.append(data)
-        self._flush(counts=False)
-
-    def handle_decl(self, decl):
-        self.handle_comment(decl)
-
-    def handle_pi(self, data):
-        self.handle_comment(data)
-
-    def unknown_decl(self, data):
-        self._flush()
-        if data.upper().startswith("CDATA["):  # CDATA sections are text
-            self.run.append(data[len("CDATA["):])
-            self._flush()
-        else:
-            self.run.append(data)
-            self._flush(counts=False)
-
-    def close(self):
-        super().close()
-        self._flush()
-
-
 _CELL_TAGS = frozenset({"td", "th"})
 _ROW_TAGS = frozenset({"tr"})
+_TABLE_TAGS = frozenset({"table"})
 
 
 def html_cells(source: str) -> list[tuple[int, int, int, int, str]] | None:
     """The cells of the first table of ``source`` as the evaluation places them:
     (row, column, colspan, rowspan, text), by row then column; None where the
     evaluation finds no table (no ``table`` element, or a span ``int()`` refuses)."""
-    tree = _Tree()
     try:
-        tree.feed(source)
-        tree.close()
+        root = parse(source)
     except (AssertionError, ValueError):  # (html.parser's refusals of some markup)
         return None
-    tables = tree.root.find_all(frozenset({"table"}))
+    tables = root.find_all(_TABLE_TAGS)
     if not tables:
         return None
     rows = tables[0].find_all(_ROW_TAGS)
