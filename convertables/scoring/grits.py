@@ -53,6 +53,15 @@ class GritsMetric(TableSimilarityMetric):
         """Pooled, the pairing maximises the page's summed matched similarity (its pooled GriTS_Con)."""
         return "grits_matched_con" if settings.aggregate == "pooled" else "grits_con"
 
+    def pairing_weight(self, value: float | None, settings: ScoreSettings) -> float:
+        """Pooled, the matched similarity as a 32-bit float, as grits-metric weighs the pairs (where
+        two pairings' sums differ only below that precision, it is the one it chooses)."""
+        if settings.aggregate != "pooled":
+            return value or 0.0
+        from .grits_small import float32
+
+        return float32(value or 0.0)
+
     def reading(self, settings: ScoreSettings):
         """``--cell-placement``: the HTML tables' reading that places their cells."""
         if settings.cell_placement == "whatwg":

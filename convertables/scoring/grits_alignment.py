@@ -308,10 +308,19 @@ def _aligned(inner: np.ndarray) -> list[tuple[list[int], list[int]]]:
     return _align_outer(inner)
 
 
-def _align_outer(inner: np.ndarray) -> list[tuple[list[int], list[int]]]:
+def _aligned_each(inner: np.ndarray, shapes: list[tuple[int, int]]) -> list[tuple[list[int], list[int]]]:
+    """:func:`_align_outer` of each entry of ``inner`` in its own shape: in plain Python where all are small."""
+    if max(n * m for n, m in shapes) > OUTER_IN_PYTHON:
+        return _align_outer(inner, shapes)
+    return [align_outer([line[:m] for line in entry[:n]]) for entry, (n, m) in zip(inner.tolist(), shapes)]
+
+
+def _align_outer(inner: np.ndarray, shapes: list[tuple[int, int]] | None = None) -> list[tuple[list[int], list[int]]]:
     """For each kind (``inner`` is (kinds, n, m)): the aligned true and predicted
     indices of the outer DP, traced back as the reference does: diagonal first,
-    then up (skip a true index), then left. The DP of all kinds advances together."""
+    then up (skip a true index), then left. The DP of all kinds advances together.
+    ``shapes``: each kind's own (n, m), its DP in the first rows and columns (what lies
+    beyond them changes none of its values)."""
     kinds, n, m = inner.shape
     scores = np.zeros((kinds, n + 1, m + 1))
     for i in range(n):
@@ -322,8 +331,8 @@ def _align_outer(inner: np.ndarray) -> list[tuple[list[int], list[int]]]:
     here = scores[:, 1:, 1:]
     pointers = np.where(diagonal == here, 0, np.where(scores[:, :-1, 1:] == here, -1, 1)).astype(np.int8)
     out = []
-    for pointer in pointers.tolist():  # (lists: read an entry at a time, numpy's scalars cost more)
-        i, j = n, m
+    for k, pointer in enumerate(pointers.tolist()):  # (lists: read an entry at a time, numpy's scalars cost more)
+        i, j = (n, m) if shapes is None else shapes[k]
         true_idx: list[int] = []
         pred_idx: list[int] = []
         while i > 0 and j > 0:
@@ -521,9 +530,10 @@ def _matched_together(problems: list[tuple[list, list, list]]) -> dict[int, list
         by_cols = lambda cols, row: reward[:, row, cols].transpose(2, 0, 1, 3)  # noqa: E731
         row_scores = _inner_scores(by_rows, len(batch), n_true_rows, n_true_cols, n_pred_rows, n_pred_cols)
         col_scores = _inner_scores(by_cols, len(batch), n_true_cols, n_true_rows, n_pred_cols, n_pred_rows)
+        row_alignments = _aligned_each(row_scores, [(t.shape[0], p.shape[0]) for _, _, t, p in batch])
+        col_alignments = _aligned_each(col_scores, [(t.shape[1], p.shape[1]) for _, _, t, p in batch])
         for b, (k, _, t, p) in enumerate(batch):
-            (true_rows, pred_rows), = _aligned(row_scores[b:b + 1, :t.shape[0], :p.shape[0]])
-            (true_cols, pred_cols), = _aligned(col_scores[b:b + 1, :t.shape[1], :p.shape[1]])
+            (true_rows, pred_rows), (true_cols, pred_cols) = row_alignments[b], col_alignments[b]
             if not true_rows or not true_cols:
                 out[k].append(0.0)
                 continue

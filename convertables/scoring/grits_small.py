@@ -14,8 +14,7 @@ pairs of positions than :data:`SMALL_PAIRS`, go to ``grits_alignment``.
 from __future__ import annotations
 
 import struct
-from itertools import accumulate
-from operator import add, attrgetter, itemgetter
+from operator import attrgetter
 
 from .text import cell_text
 
@@ -115,32 +114,37 @@ def prepare_small(table, from_zero: bool = False) -> SmallTable | None:
     if n_rows * n_cols > SMALL_POSITIONS:
         return None
     cell_of = [[-1] * n_cols for _ in range(n_rows)]
+    spanning = []
     for k, (r0, c0, r1, c1) in enumerate(extents):
-        for r in range(r0 - first_row, r1 - first_row):
-            row = cell_of[r]
-            for c in range(c0 - first_col, c1 - first_col):
-                row[c] = k  # (the later cell holds the position)
-    spans: dict[tuple, int] = {}
+        r0 -= first_row
+        c0 -= first_col
+        if r1 - r0 - first_row == 1 and c1 - c0 - first_col == 1:
+            cell_of[r0][c0] = k  # (the later cell holds the position)
+        else:
+            spanning.append(k)
+            for r in range(r0, r1 - first_row):
+                row = cell_of[r]
+                for c in range(c0, c1 - first_col):
+                    row[c] = k
     texts: dict[str, int] = {}
     text_of = [texts.setdefault(cell_text(cell), len(texts)) for cell in cells]
-    span_rows, text_rows = [], []
-    for r, row in enumerate(cell_of):
-        span_row, text_row = [], []
-        for c, k in enumerate(row):
-            if k < 0:
-                span = (0, 0, 1, 1)
-                text_row.append(texts.setdefault("", len(texts)))
-            else:
-                r0, c0, r1, c1 = extents[k]
-                r0 -= first_row
-                r1 -= first_row
-                c0 -= first_col
-                c1 -= first_col
-                span = (c0 - c, r0 - r, c1 - c, r1 - r)
-                text_row.append(text_of[k])
-            span_row.append(spans.setdefault(span, len(spans)))
-        span_rows.append(span_row)
-        text_rows.append(text_row)
+    if any(-1 in row for row in cell_of):
+        text_of.append(texts.setdefault("", len(texts)))  # (a hole's, read as index -1)
+    text_rows = [[text_of[k] for k in row] for row in cell_of]
+    # a 1x1 cell's relative span and a hole's are one: [0, 0, 1, 1]
+    spans: dict[tuple, int] = {(0, 0, 1, 1): 0}
+    span_rows = [[0] * n_cols for _ in range(n_rows)]
+    for k in spanning:
+        r0, c0, r1, c1 = extents[k]
+        r0 -= first_row
+        r1 -= first_row
+        c0 -= first_col
+        c1 -= first_col
+        for r in range(r0, r1):
+            owners, span_row = cell_of[r], span_rows[r]
+            for c in range(c0, c1):
+                if owners[c] == k:
+                    span_row[c] = spans.setdefault((c0 - c, r0 - r, c1 - c, r1 - r), len(spans))
     out.positions, out.shape = n_rows * n_cols, (n_rows, n_cols)
     out.spans, out.span_rows, out.texts, out.text_rows = list(spans), span_rows, list(texts), text_rows
     return out
@@ -223,11 +227,19 @@ def _inner_scores(sim: list[list[float]], true_lines: list[list[int]],
 def _align_line(sims: list[list[float]], pred: tuple) -> float:
     """The DP of ``grits_alignment._inner_scores`` for one pair of lines: a DP row is the
     running maximum of ``max(diagonal + reward, above)``."""
-    rewards = itemgetter(*pred) if len(pred) > 1 else lambda row: (row[pred[0]],)
     previous = [0.0] * (len(pred) + 1)
     for sim_row in sims:
-        steps = map(max, map(add, previous, rewards(sim_row)), previous[1:])
-        previous = [0.0, *accumulate(steps, max)]
+        row = [0.0]
+        best = above = 0.0
+        for k, v in enumerate(pred):
+            step = above + sim_row[v]
+            above = previous[k + 1]
+            if above > step:
+                step = above
+            if step > best:
+                best = step
+            row.append(best)
+        previous = row
     return previous[-1]
 
 

@@ -56,6 +56,10 @@ class TableSimilarityMetric(Metric):
         """The score the Hungarian pairing maximises the sum of: the first score."""
         return self.scores[0]
 
+    def pairing_weight(self, value: float | None, settings: ScoreSettings) -> float:
+        """What a pair's :meth:`pairing_key` score weighs in the Hungarian pairing."""
+        return value or 0.0
+
     def unpaired_scores(self, table: Any, settings: ScoreSettings) -> dict[str, float | None]:
         """The scores of a table (prepared) left without a partner: 0 on every score."""
         return dict.fromkeys(self.scores, 0.0)
@@ -154,7 +158,8 @@ class TableSimilarityMetric(Metric):
             flat = self.table_scores_many([(gt_prepared[g], result_prepared[r]) for g in gts for r in results],
                                           settings)
             scores = [flat[k * len(results):(k + 1) * len(results)] for k in range(len(gts))]
-            for i, j in max_weight_assignment([[s[first] or 0.0 for s in row] for row in scores]):
+            for i, j in max_weight_assignment([[self.pairing_weight(s[first], settings) for s in row]
+                                               for row in scores]):
                 partners[gts[i]] = (results[j], scores[i][j])
         return partners
 
