@@ -486,7 +486,8 @@ def grits_of_prepared_many(pairs: list[tuple[PreparedTable, PreparedTable]], uni
     if len(together) < 2:
         return [grits_of_prepared(true, pred, union_iou, counts, exact_lcs) for true, pred in pairs]
     problems = {k: _kinds(*pairs[k], union_iou, exact_lcs) for k in together}
-    matched = _matched_together([problems[k][1:] for k in together])
+    found = _matched_together([problems[k][1:] for k in together])
+    matched = {k: found[n] for n, k in enumerate(together)}
     outs = []
     for k, (true, pred) in enumerate(pairs):
         if k not in problems:
