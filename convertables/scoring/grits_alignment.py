@@ -49,7 +49,8 @@ import numpy as np
 from ..model import Table
 from .text import cell_text
 from .metric import TableTooLarge
-from .grits_small import align_outer, fscore, unpaired  # noqa: F401 (fscore, unpaired: also this module's)
+from .grits_small import fscore, unpaired  # noqa: F401 (also this module's)
+from .grits_small import align_outer, span_similarity
 
 # The alignment weighs every pair of positions (true rows x true columns x
 # predicted rows x predicted columns): beyond this many it is refused.
@@ -59,7 +60,8 @@ MAX_POSITION_PAIRS = 25_000_000
 MAX_POSITIONS = 1_000_000
 STEP_BUDGET = 1 << 22  # values in one step's arrays of the alignment's DP
 TOGETHER_PAIRS = 10_000  # pairs of positions of a pair whose inner alignments run with others'
-OUTER_IN_PYTHON = 400  # an outer DP of at most this many entries runs in plain Python (the same figures)
+OUTER_IN_PYTHON = 400
+SPANS_IN_PYTHON = 100  # pairs of distinct relative spans whose similarity is computed in plain Python  # an outer DP of at most this many entries runs in plain Python (the same figures)
 
 
 class GridTooLarge(TableTooLarge):
@@ -462,7 +464,12 @@ def _kinds(true: PreparedTable, pred: PreparedTable, union_iou: bool, exact_lcs:
     two grids' indexes of them."""
     iou = true_iou if union_iou else enclosing_iou
     kinds = ["top", "con"]
-    similarities = [iou(true.spans, pred.spans), lcs_similarity(true.texts, pred.texts, exact_lcs)]
+    if len(true.spans) * len(pred.spans) <= SPANS_IN_PYTHON:  # (a few: numpy's cost a call outweighs them)
+        spans = np.array(span_similarity(true.spans.tolist(), pred.spans.tolist(), union_iou)).reshape(
+            len(true.spans), len(pred.spans))
+    else:
+        spans = iou(true.spans, pred.spans)
+    similarities = [spans, lcs_similarity(true.texts, pred.texts, exact_lcs)]
     true_indexes = [true.span_index, true.text_index]
     pred_indexes = [pred.span_index, pred.text_index]
     frame = true.frame if true.frame is not None else pred.frame

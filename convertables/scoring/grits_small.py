@@ -20,7 +20,7 @@ from .text import cell_text
 
 SMALL_POSITIONS = 2_000
 """A table of at most this many grid positions (and no cell boxes) is prepared here."""
-SMALL_PAIRS = 0
+SMALL_PAIRS = 100
 """Two small tables of at most this many pairs of positions are aligned here."""
 _FLOAT32 = struct.Struct("f")
 _EXTENT = attrgetter("start_row", "start_col", "end_row", "end_col")
@@ -152,7 +152,7 @@ def prepare_small(table, from_zero: bool = False) -> SmallTable | None:
 
 # -- similarities of distinct values --------------------------------------------------------
 
-def _span_similarity(a: list[tuple], b: list[tuple], union_iou: bool) -> list[list[float]]:
+def span_similarity(a: list[tuple], b: list[tuple], union_iou: bool) -> list[list[float]]:
     """``grits_alignment.true_iou`` (``union_iou``) or ``enclosing_iou`` of relative spans,
     which are never empty boxes of small integers (exact in single precision)."""
     out = []
@@ -209,36 +209,48 @@ def _inner_scores(sim: list[list[float]], true_lines: list[list[int]],
     values) with every predicted one, each distinct pair of lines aligned once."""
     done: dict[tuple, float] = {}
     pred_keys = [tuple(line) for line in pred_lines]
+    # the rewards of a true value against a predicted line, None where all are 0 (such a
+    # step of the DP leaves its row as it is: the row is already a running maximum)
+    rewards: list[dict[int, tuple | None]] = [{} for _ in pred_keys]
     out = []
     for true_line in true_lines:
         true_key = tuple(true_line)
-        sims = [sim[v] for v in true_line]
         scores = []
-        for pred_key in pred_keys:
+        for j, pred_key in enumerate(pred_keys):
             key = (true_key, pred_key)
             value = done.get(key)
             if value is None:
-                value = done[key] = _align_line(sims, pred_key)
+                of_value = rewards[j]
+                steps = []
+                for v in true_key:
+                    if v not in of_value:
+                        sim_row = sim[v]
+                        line = tuple(sim_row[w] for w in pred_key)
+                        of_value[v] = line if any(line) else None
+                    if of_value[v] is not None:
+                        steps.append(of_value[v])
+                value = done[key] = _align_line(steps, len(pred_key))
             scores.append(value)
         out.append(scores)
     return out
 
 
-def _align_line(sims: list[list[float]], pred: tuple) -> float:
-    """The DP of ``grits_alignment._inner_scores`` for one pair of lines: a DP row is the
-    running maximum of ``max(diagonal + reward, above)``."""
-    previous = [0.0] * (len(pred) + 1)
-    for sim_row in sims:
+def _align_line(steps: list[tuple], m: int) -> float:
+    """The DP of ``grits_alignment._inner_scores`` for one pair of lines (``steps``: each true
+    position's rewards against the predicted ones): a DP row is the running maximum of
+    ``max(diagonal + reward, above)``."""
+    previous = [0.0] * (m + 1)
+    for step_rewards in steps:
         row = [0.0]
-        best = above = 0.0
-        for k, v in enumerate(pred):
-            step = above + sim_row[v]
-            above = previous[k + 1]
+        best = diagonal = 0.0
+        for reward, above in zip(step_rewards, previous[1:]):
+            step = diagonal + reward
             if above > step:
                 step = above
             if step > best:
                 best = step
             row.append(best)
+            diagonal = above
         previous = row
     return previous[-1]
 
@@ -315,7 +327,7 @@ def grits_of_small(true: SmallTable, pred: SmallTable, union_iou: bool = False, 
         if empty:
             matched = 0.0
         elif kind == "top":
-            matched = _matched(_span_similarity(true.spans, pred.spans, union_iou), true.span_rows, pred.span_rows)
+            matched = _matched(span_similarity(true.spans, pred.spans, union_iou), true.span_rows, pred.span_rows)
         else:
             matched = _matched(_text_similarity(true.texts, pred.texts, exact_lcs), true.text_rows, pred.text_rows)
         f, p, r = fscore(matched, n_true, n_pred)
