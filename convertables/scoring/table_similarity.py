@@ -47,7 +47,8 @@ class TableSimilarityMetric(Metric):
         """The scores of a ground-truth table against a result table (both prepared)."""
         raise NotImplementedError
 
-    def table_scores_many(self, pairs: list[tuple[Any, Any]], settings: ScoreSettings) -> list[dict[str, float | None]]:
+    def table_scores_many(self, pairs: list[tuple[Any, Any]],
+                          settings: ScoreSettings) -> list[dict[str, float | None]]:
         """:meth:`table_scores` of each (ground truth, result) pair: the pairs a pairing weighs
         at once (a metric may score them together)."""
         return [self.table_scores(gt, result, settings) for gt, result in pairs]

@@ -39,29 +39,36 @@ def _tables(count: int, seed: int):
 
 @pytest.mark.parametrize("union_iou, exact_lcs", [(True, True), (False, False), (True, False), (False, True)])
 @pytest.mark.parametrize("from_zero", [True, False])
-def test_the_plain_python_figures_are_numpys_to_the_last_bit(union_iou, exact_lcs, from_zero):
+def test_the_plain_python_figures_are_numpys_to_the_last_bit(union_iou, exact_lcs, from_zero, monkeypatch):
     tables = _tables(40, seed=3)
-    compared = 0
-    for true in tables[:20]:
-        for pred in tables[20:]:
+    wanted = {}
+    with monkeypatch.context() as numpy_only:  # the reference: every step in numpy
+        numpy_only.setattr(grits_alignment, "OUTER_IN_PYTHON", 0)
+        numpy_only.setattr(grits_alignment, "SPANS_IN_PYTHON", 0)
+        for g, true in enumerate(tables[:20]):
+            for p, pred in enumerate(tables[20:]):
+                wanted[g, p] = grits_alignment.grits_of_prepared(
+                    grits_alignment.prepare(true, from_zero), grits_alignment.prepare(pred, from_zero),
+                    union_iou, counts=True, exact_lcs=exact_lcs)
+    for g, true in enumerate(tables[:20]):
+        for p, pred in enumerate(tables[20:]):
             small_true, small_pred = prepare_small(true, from_zero), prepare_small(pred, from_zero)
             assert small_true is not None and small_pred is not None
-            wanted = grits_alignment.grits_of_prepared(grits_alignment.prepare(true, from_zero),
-                                                       grits_alignment.prepare(pred, from_zero),
-                                                       union_iou, counts=True, exact_lcs=exact_lcs)
-            assert grits_of_small(small_true, small_pred, union_iou, True, exact_lcs) == wanted
-            # the numpy form made from the plain one scores alike
+            assert grits_of_small(small_true, small_pred, union_iou, True, exact_lcs) == wanted[g, p]
+            # numpy's computation, its small steps in plain Python, on the numpy form made from the plain one
             assert grits_alignment.grits_of_prepared(small_true.full(), small_pred.full(), union_iou, True,
-                                                     exact_lcs) == wanted
-            compared += 1
-    assert compared == 400
+                                                     exact_lcs) == wanted[g, p]
+    assert len(wanted) == 400
 
 
-def test_pairs_aligned_together_score_as_each_alone():
+def test_pairs_aligned_together_score_as_each_alone(monkeypatch):
     tables = _tables(30, seed=5)
     prepared = [grits_alignment.prepare(table, True) for table in tables]
     pairs = [(true, pred) for true in prepared[:10] for pred in prepared[10:]]
+    assert any(true.positions == 0 or pred.positions == 0 for true, pred in pairs)  # (left out of the batch)
     alone = [grits_alignment.grits_of_prepared(true, pred, True, True, True) for true, pred in pairs]
+    assert grits_alignment.grits_of_prepared_many(pairs, True, True, True) == alone
+    monkeypatch.setattr(grits_alignment, "OUTER_IN_PYTHON", 0)  # the batch's outer DPs in numpy
     assert grits_alignment.grits_of_prepared_many(pairs, True, True, True) == alone
 
 
