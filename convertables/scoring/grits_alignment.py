@@ -50,7 +50,7 @@ from ..model import Table
 from .text import cell_text
 from .metric import TableTooLarge
 from .grits_small import fscore, unpaired  # noqa: F401 (also this module's)
-from .grits_small import align_outer, span_similarity
+from .grits_small import align_outer, all_matching, span_similarity
 
 # The alignment weighs every pair of positions (true rows x true columns x
 # predicted rows x predicted columns): beyond this many it is refused.
@@ -363,16 +363,23 @@ def matched_similarities(similarities: list[np.ndarray], true_indexes: list[np.n
     (n_true_rows, n_true_cols), (n_pred_rows, n_pred_cols) = true_indexes[0].shape, pred_indexes[0].shape
     if 0 in (n_true_rows, n_true_cols, n_pred_rows, n_pred_cols):
         return [0.0] * len(similarities)
+    out = [all_matching(sim.shape, true_index.shape, pred_index.shape, sim[0, 0])
+           for sim, true_index, pred_index in zip(similarities, true_indexes, pred_indexes)]
+    rest = [k for k, value in enumerate(out) if value is None]
+    if not rest:
+        return out
+    similarities = [similarities[k] for k in rest]
+    true_indexes = [true_indexes[k] for k in rest]
+    pred_indexes = [pred_indexes[k] for k in rest]
     row_scores, col_scores = _row_and_column_scores(similarities, true_indexes, pred_indexes)
-    out = []
-    for (sim, true_index, pred_index), (true_rows, pred_rows), (true_cols, pred_cols) in zip(
-            zip(similarities, true_indexes, pred_indexes), _aligned(row_scores), _aligned(col_scores)):
+    for k, (sim, true_index, pred_index), (true_rows, pred_rows), (true_cols, pred_cols) in zip(
+            rest, zip(similarities, true_indexes, pred_indexes), _aligned(row_scores), _aligned(col_scores)):
         if not true_rows or not true_cols:
-            out.append(0.0)
+            out[k] = 0.0
             continue
         values = sim[true_index[np.asarray(true_rows)[:, None], true_cols],
                      pred_index[np.asarray(pred_rows)[:, None], pred_cols]]
-        out.append(float(np.add.accumulate(values.ravel())[-1]))
+        out[k] = float(np.add.accumulate(values.ravel())[-1])
     return out
 
 
@@ -517,8 +524,13 @@ def _matched_together(problems: list[tuple[list, list, list]]) -> dict[int, list
     after its last rows and columns, which leave every DP value of its own rows and columns as it
     is (a DP row is a running maximum, rewards are never negative). Batches of pairs keep the
     array within :data:`STEP_BUDGET` values. Keys: the problems' indices."""
-    entries = [(k, sim, t, p) for k, (sims, ts, ps) in enumerate(problems) for sim, t, p in zip(sims, ts, ps)]
-    out: dict[int, list[float]] = {k: [] for k in range(len(problems))}
+    out: dict[int, list] = {k: [None] * len(sims) for k, (sims, _, _) in enumerate(problems)}
+    entries = []
+    for k, (sims, ts, ps) in enumerate(problems):
+        for kind, (sim, t, p) in enumerate(zip(sims, ts, ps)):
+            out[k][kind] = all_matching(sim.shape, t.shape, p.shape, sim[0, 0])
+            if out[k][kind] is None:
+                entries.append(((k, kind), sim, t, p))
     first = 0
     while first < len(entries):
         shape = [0, 0, 0, 0]
@@ -543,9 +555,9 @@ def _matched_together(problems: list[tuple[list, list, list]]) -> dict[int, list
         for b, (k, _, t, p) in enumerate(batch):
             (true_rows, pred_rows), (true_cols, pred_cols) = row_alignments[b], col_alignments[b]
             if not true_rows or not true_cols:
-                out[k].append(0.0)
+                out[k[0]][k[1]] = 0.0
                 continue
             values = reward[b][np.asarray(true_rows)[:, None], true_cols, np.asarray(pred_rows)[:, None], pred_cols]
-            out[k].append(float(np.add.accumulate(values.ravel())[-1]))
+            out[k[0]][k[1]] = float(np.add.accumulate(values.ravel())[-1])
         first = last
     return out

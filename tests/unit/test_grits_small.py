@@ -45,6 +45,7 @@ def test_the_plain_python_figures_are_numpys_to_the_last_bit(union_iou, exact_lc
     with monkeypatch.context() as numpy_only:  # the reference: every step in numpy
         numpy_only.setattr(grits_alignment, "OUTER_IN_PYTHON", 0)
         numpy_only.setattr(grits_alignment, "SPANS_IN_PYTHON", 0)
+        numpy_only.setattr(grits_alignment, "all_matching", lambda *shapes: None)  # (every DP run in full)
         for g, true in enumerate(tables[:20]):
             for p, pred in enumerate(tables[20:]):
                 wanted[g, p] = grits_alignment.grits_of_prepared(
@@ -66,7 +67,10 @@ def test_pairs_aligned_together_score_as_each_alone(monkeypatch):
     prepared = [grits_alignment.prepare(table, True) for table in tables]
     pairs = [(true, pred) for true in prepared[:10] for pred in prepared[10:]]
     assert any(true.positions == 0 or pred.positions == 0 for true, pred in pairs)  # (left out of the batch)
-    alone = [grits_alignment.grits_of_prepared(true, pred, True, True, True) for true, pred in pairs]
+    with monkeypatch.context() as in_full:
+        in_full.setattr(grits_alignment, "all_matching", lambda *shapes: None)  # (every DP run in full)
+        alone = [grits_alignment.grits_of_prepared(true, pred, True, True, True) for true, pred in pairs]
+    assert any(len(true.spans) == len(pred.spans) == 1 for true, pred in pairs if true.positions and pred.positions)
     assert grits_alignment.grits_of_prepared_many(pairs, True, True, True) == alone
     monkeypatch.setattr(grits_alignment, "OUTER_IN_PYTHON", 0)  # the batch's outer DPs in numpy
     assert grits_alignment.grits_of_prepared_many(pairs, True, True, True) == alone
