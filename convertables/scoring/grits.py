@@ -255,10 +255,10 @@ class GritsMetric(TableSimilarityMetric):
                      for gt, result in pairs]
         rest = [k for k, scores in enumerate(out) if scores is None]
         if rest:
-            from .grits_alignment import grits_of_prepared_many
+            from .grits_alignment import grits_of_prepared_many, prepared_from_small
 
-            full = [tuple(table.full() if isinstance(table, SmallTable) else table for table in pairs[k])
-                    for k in rest]
+            full = [tuple(prepared_from_small(table) if isinstance(table, SmallTable) else table
+                          for table in pairs[k]) for k in rest]
             for k, scores in zip(rest, grits_of_prepared_many(full, **options)):
                 out[k] = scores
         pairs_seen = getattr(_DOCUMENT, "pairs", None)

@@ -50,7 +50,7 @@ from ..model import Table
 from .text import cell_text
 from .metric import TableTooLarge
 from .grits_small import fscore, unpaired  # noqa: F401 (also this module's)
-from .grits_small import align_outer, all_matching, span_similarity
+from .grits_small import SmallTable, align_outer, all_matching, span_similarity
 
 # The alignment weighs every pair of positions (true rows x true columns x
 # predicted rows x predicted columns): beyond this many it is refused.
@@ -429,6 +429,18 @@ def prepare(table: Table, from_zero: bool = False) -> PreparedTable:
     box_index = np.where(grid.cell_of >= 0, grid.cell_of, len(grid.cells))
     return PreparedTable(grid.cell_of.size, grid.shape, spans, span_index, list(distinct), text_index,
                          boxes, frames, box_index)
+
+
+def prepared_from_small(small: SmallTable) -> PreparedTable:
+    """A table :mod:`convertables.scoring.grits_small` prepared, as :func:`prepare` makes it (its
+    distinct values in another order, which changes no figure); made once, kept on ``small``."""
+    if small._full is None:
+        no_box = np.zeros(small.shape, dtype=np.intp)  # (no box: every position's box is the one empty box)
+        small._full = PreparedTable(
+            small.positions, small.shape, np.array(small.spans, dtype=np.int64).reshape(-1, 4),
+            np.array(small.span_rows, dtype=np.intp).reshape(small.shape), small.texts,
+            np.array(small.text_rows, dtype=np.intp).reshape(small.shape), np.zeros((1, 4)), [None], no_box)
+    return small._full
 
 
 def _put(out: dict, kind: str, matched: float, n_true: int, n_pred: int) -> None:

@@ -63,26 +63,11 @@ def unpaired(table) -> dict[str, float | None]:
 class SmallTable:
     """A small table without cell boxes, prepared for GriTS: for GriTS_Top and GriTS_Con
     the distinct values (relative spans, texts) and each grid position's index among them,
-    row by row. ``full()``: the table as ``grits_alignment`` prepares it, made when a pair
-    is too large for this module."""
+    row by row (``grits_alignment.prepared_from_small``: the table as that module prepares it,
+    made when a pair is too large for this one, kept in ``_full``)."""
 
-    __slots__ = ("table", "from_zero", "positions", "shape", "spans", "span_rows", "texts", "text_rows", "_full")
+    __slots__ = ("positions", "shape", "spans", "span_rows", "texts", "text_rows", "_full")
     frame = None  # (no cell has a box)
-
-    def full(self):
-        """The table as ``grits_alignment.prepare`` makes it (its distinct values in another
-        order, which changes no figure), made from what is here."""
-        if self._full is None:
-            import numpy as np
-
-            from .grits_alignment import PreparedTable
-
-            no_box = np.zeros(self.shape, dtype=np.intp)  # (no box: every position's box is the one empty box)
-            self._full = PreparedTable(
-                self.positions, self.shape, np.array(self.spans, dtype=np.int64).reshape(-1, 4),
-                np.array(self.span_rows, dtype=np.intp).reshape(self.shape), self.texts,
-                np.array(self.text_rows, dtype=np.intp).reshape(self.shape), np.zeros((1, 4)), [None], no_box)
-        return self._full
 
 
 def prepare_small(table, from_zero: bool = False) -> SmallTable | None:
@@ -100,7 +85,7 @@ def prepare_small(table, from_zero: bool = False) -> SmallTable | None:
             extents.append((r0 + dr, c0 + dc, max(r1, r0) + 1 + dr, max(c1, c0) + 1 + dc))
             cells.append(cell)
     out = SmallTable()
-    out.table, out.from_zero, out._full = table, from_zero, None
+    out._full = None
     if not cells:
         out.positions, out.shape = 0, (0, 0)
         out.spans, out.span_rows, out.texts, out.text_rows = [], [], [], []

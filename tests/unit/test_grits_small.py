@@ -57,8 +57,9 @@ def test_the_plain_python_figures_are_numpys_to_the_last_bit(union_iou, exact_lc
             assert small_true is not None and small_pred is not None
             assert grits_of_small(small_true, small_pred, union_iou, True, exact_lcs) == wanted[g, p]
             # numpy's computation, its small steps in plain Python, on the numpy form made from the plain one
-            assert grits_alignment.grits_of_prepared(small_true.full(), small_pred.full(), union_iou, True,
-                                                     exact_lcs) == wanted[g, p]
+            assert grits_alignment.grits_of_prepared(grits_alignment.prepared_from_small(small_true),
+                                                     grits_alignment.prepared_from_small(small_pred),
+                                                     union_iou, True, exact_lcs) == wanted[g, p]
     assert len(wanted) == 400
 
 
