@@ -45,6 +45,7 @@ be. A ``Table`` element without ``metadata`` nor a list of cells is not read
 
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
 
 from ..diagnostics import Diagnostics
@@ -233,6 +234,29 @@ class _Tree(HTMLParser):
         self._flush()
 
 
+_PLAIN_MARKUP = re.compile(r"(?:</?(?:table|thead|tbody|tfoot|tr|td|th)>|[^<&]++)*+")
+"""Markup of table tags without attributes and text without references: what
+html.parser reads as those tags and that text, whose tokens are read here
+without it."""
+_PLAIN_TOKEN = re.compile(r"<(/?)([a-z]+)>|[^<]+")
+
+
+def _feed(tree: _Tree, source: str) -> None:
+    if _PLAIN_MARKUP.fullmatch(source) is None:
+        tree.feed(source)
+        tree.close()
+        return
+    for token in _PLAIN_TOKEN.finditer(source):
+        tag = token[2]
+        if tag is None:
+            tree.handle_data(token[0])
+        elif token[1]:
+            tree.handle_endtag(tag)
+        else:
+            tree.handle_starttag(tag, [])
+    tree._flush()
+
+
 _CELL_TAGS = frozenset({"td", "th"})
 _ROW_TAGS = frozenset({"tr"})
 
@@ -243,8 +267,7 @@ def html_cells(source: str) -> list[tuple[int, int, int, int, str]] | None:
     evaluation finds no table (no ``table`` element, or a span ``int()`` refuses)."""
     tree = _Tree()
     try:
-        tree.feed(source)
-        tree.close()
+        _feed(tree, source)
     except (AssertionError, ValueError):  # (html.parser's refusals of some markup)
         return None
     tables = tree.root.find_all(frozenset({"table"}))

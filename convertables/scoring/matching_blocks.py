@@ -468,11 +468,24 @@ def _scan(ranking, at: int, alo: int, ahi: int, blo: int, bhi: int, best, cut: l
     adding the runs cut by the range's edges passed on the way to ``cut``."""
     starts, diagonals, sizes, ends = ranking
     n = len(starts)
-    stretch = 16
+    least = best[0] if best is not None else 0
+    # the first few one by one (the answer is mostly among them), then stretches growing fourfold
+    high = min(n, at + 8)
+    for start, diagonal, size in zip(starts[at:high].tolist(), diagonals[at:high].tolist(),
+                                     sizes[at:high].tolist()):
+        if size < least:
+            return None, at
+        first, end = max(start, alo, blo - diagonal), min(start + size, ahi, bhi - diagonal)
+        if end > first:
+            if first == start and end == start + size:
+                return (start, diagonal, size), at
+            cut.append((start, diagonal, size))
+            least = max(least, end - first)
+        at += 1
+    stretch = 512
     while at < n:
-        if best is not None:
-            if sizes[at] < best[0]:
-                return None, at
+        if sizes[at] < least:
+            return None, at
         high = min(n, at + stretch)
         stretch *= 4
         s, d, e = starts[at:high], diagonals[at:high], ends[at:high]
@@ -483,9 +496,7 @@ def _scan(ranking, at: int, alo: int, ahi: int, blo: int, bhi: int, best, cut: l
         found = int(whole.argmax()) if whole.any() else high - at
         for k in np.flatnonzero(alive[:found]).tolist():
             cut.append((int(s[k]), int(d[k]), int(e[k] - s[k])))
-            size = int(min(e[k], ahi, bhi - d[k]) - max(s[k], alo, blo - d[k]))
-            if best is None or size > best[0]:
-                best = (size, 0, 0)  # (only its size matters here)
+            least = max(least, int(end[k] - first[k]))
         if found < high - at:
             at += found
             return (int(s[found]), int(d[found]), int(e[found] - s[found])), at
@@ -495,34 +506,43 @@ def _scan(ranking, at: int, alo: int, ahi: int, blo: int, bhi: int, best, cut: l
 
 def _ranked_runs(a: str, b: str, popular: set[str], alo: int, ahi: int, blo: int, bhi: int):
     """The maximal diagonal runs of equal unpopular characters of ``a[alo:ahi]``
-    and ``b[blo:bhi]``, as lists of their starts in ``a``, their diagonals
-    (j - i) and their sizes, longest first, then by start in ``a``, then in
-    ``b``; None where they are too many to lay out."""
+    and ``b[blo:bhi]``, as arrays of their starts in ``a``, their diagonals
+    (j - i), their sizes and their ends in ``a``, longest first, then by start
+    in ``a``, then in ``b``; None where they are too many to lay out."""
     codes_a = _codes(a[alo:ahi])
     codes_b = _codes(b[blo:bhi])
-    b_at = np.arange(len(codes_b))
+    # (each popular character of b as -1: it starts and continues no run)
     if popular:
-        b_at = b_at[~np.isin(codes_b, np.array([ord(ch) for ch in popular], dtype=np.int64))]
-    b_at = b_at[np.argsort(codes_b[b_at], kind="stable")]
+        known = np.sort(np.array([ord(ch) for ch in popular], dtype=np.int64))
+        place = np.minimum(np.searchsorted(known, codes_b), len(known) - 1)
+        codes_b[known[place] == codes_b] = -1
+    b_at = np.argsort(codes_b, kind="stable")
     b_sorted = codes_b[b_at]
     first = np.searchsorted(b_sorted, codes_a, side="left")
     count = np.searchsorted(b_sorted, codes_a, side="right") - first
     pairs = int(count.sum())
     if pairs > _PAIR_BUDGET:
         return None
-    n_a = len(codes_a)
-    i = np.repeat(np.arange(n_a), count)
+    # the pairs of equal characters, by i, then j
+    i = np.repeat(np.arange(len(codes_a)), count)
     j = b_at[np.repeat(first - (np.cumsum(count) - count), count) + np.arange(pairs)]
-    # pairs along each diagonal, in order of i: a run is a stretch of consecutive keys
-    key = np.sort((j - i + n_a) * (n_a + 1) + i)
-    starts = np.flatnonzero(np.diff(key, prepend=-2) != 1)
-    sizes = np.diff(starts, append=pairs)
-    start_keys = key[starts]
-    run_i = start_keys % (n_a + 1)
-    diagonal = start_keys // (n_a + 1) - n_a
-    order = np.lexsort((diagonal, run_i, -sizes))
-    run_i = run_i[order] + alo
-    return run_i, diagonal[order] + blo - alo, sizes[order], run_i + sizes[order]
+    # a run starts at a pair whose characters before are not such a pair
+    continues = (i > 0) & (j > 0)
+    continues[continues] = codes_a[i[continues] - 1] == codes_b[j[continues] - 1]
+    run_i, diagonal = i[~continues], (j - i)[~continues]
+    sizes = np.ones(len(run_i), dtype=np.int64)
+    growing = np.arange(len(run_i) if len(run_i) < pairs else 0)  # (where every run is one pair long: none)
+    while len(growing):
+        at_a = run_i[growing] + sizes[growing]
+        at_b = at_a + diagonal[growing]
+        inside = (at_a < len(codes_a)) & (at_b < len(codes_b))
+        growing, at_a, at_b = growing[inside], at_a[inside], at_b[inside]
+        growing = growing[codes_a[at_a] == codes_b[at_b]]
+        sizes[growing] += 1
+    # the runs are by i, then j already: a stable sort by size ranks them
+    order = np.argsort(-sizes if sizes.max(initial=0) >= 1 << 15 else (-sizes).astype(np.int16), kind="stable")
+    run_i, sizes = run_i[order] + alo, sizes[order]
+    return run_i, diagonal[order] + blo - alo, sizes, run_i + sizes
 
 
 def _codes(text: str) -> np.ndarray:
