@@ -261,10 +261,26 @@ _CELL_TAGS = frozenset({"td", "th"})
 _ROW_TAGS = frozenset({"tr"})
 
 
+_FLAT_TABLE = re.compile(r"<table>(?:<tr>(?:<td>[^<&]*+</td>|<th>[^<&]*+</th>)*+</tr>)*+</table>")
+"""One table of rows of cells, each closed, without attributes, nesting or
+references: each cell's text is the one run of text inside it."""
+_FLAT_ROW = re.compile(r"<tr>(.*?)</tr>", re.DOTALL)
+_FLAT_CELL = re.compile(r"<t[dh]>([^<]*)</t[dh]>")
+
+
+def _flat_text(text: str) -> str:
+    if text.strip(_ASCII_SPACES):
+        return text
+    return "" if not text else "\n" if "\n" in text else " "
+
+
 def html_cells(source: str) -> list[tuple[int, int, int, int, str]] | None:
     """The cells of the first table of ``source`` as the evaluation places them:
     (row, column, colspan, rowspan, text), by row then column; None where the
     evaluation finds no table (no ``table`` element, or a span ``int()`` refuses)."""
+    if _FLAT_TABLE.fullmatch(source):
+        return [(y, x, 1, 1, _flat_text(text)) for y, row in enumerate(_FLAT_ROW.findall(source))
+                for x, text in enumerate(_FLAT_CELL.findall(row))]
     tree = _Tree()
     try:
         _feed(tree, source)
