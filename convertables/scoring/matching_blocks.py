@@ -469,10 +469,10 @@ def _scan(ranking, at: int, alo: int, ahi: int, blo: int, bhi: int, best, cut: l
     starts, diagonals, sizes, ends = ranking
     n = len(starts)
     least = best[0] if best is not None else 0
-    # the first few one by one (the answer is mostly among them), then stretches growing fourfold
-    high = min(n, at + 8)
-    for start, diagonal, size in zip(starts[at:high].tolist(), diagonals[at:high].tolist(),
-                                     sizes[at:high].tolist()):
+    # one by one first (the answer is mostly a few runs on), then in stretches growing fourfold
+    stop = min(n, at + 32)
+    for start, diagonal, size in zip(starts[at:stop].tolist(), diagonals[at:stop].tolist(),
+                                     sizes[at:stop].tolist()):
         if size < least:
             return None, at
         first, end = max(start, alo, blo - diagonal), min(start + size, ahi, bhi - diagonal)
@@ -482,7 +482,8 @@ def _scan(ranking, at: int, alo: int, ahi: int, blo: int, bhi: int, best, cut: l
             cut.append((start, diagonal, size))
             least = max(least, end - first)
         at += 1
-    stretch = 512
+    at = stop
+    stretch = 256
     while at < n:
         if sizes[at] < least:
             return None, at
@@ -541,8 +542,8 @@ def _ranked_runs(a: str, b: str, popular: set[str], alo: int, ahi: int, blo: int
         sizes[growing] += 1
     # the runs are by i, then j already: a stable sort by size ranks them
     order = np.argsort(-sizes if sizes.max(initial=0) >= 1 << 15 else (-sizes).astype(np.int16), kind="stable")
-    run_i, sizes = run_i[order] + alo, sizes[order]
-    return run_i, diagonal[order] + blo - alo, sizes, run_i + sizes
+    run_i, sizes, diagonal = run_i[order] + alo, sizes[order], diagonal[order] + blo - alo
+    return run_i, diagonal, sizes, run_i + sizes
 
 
 def _codes(text: str) -> np.ndarray:

@@ -83,7 +83,7 @@ def closest(word: str, candidates: Mapping[str, object] | list[str], cutoff: flo
     gives (its first item), the candidates whose character similarity cannot
     reach the cutoff passed over unmeasured. ``candidates``: a list, or a
     mapping whose keys are the texts (each once)."""
-    unique = candidates if isinstance(candidates, Mapping) else dict.fromkeys(candidates)
+    unique = dict.fromkeys(candidates) if type(candidates) is list else candidates
     if word in unique:
         return word  # (only an equal text scores 1)
     from rapidfuzz import process
