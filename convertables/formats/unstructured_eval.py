@@ -342,6 +342,13 @@ class _Reader:
     def gt_table(self, value: list, where: str) -> None:
         cells, sound = [], 0
         for k, item in enumerate(value):
+            if type(item) is dict:  # (the common cell: whole numbers x and y, a text)
+                x, y, content = item.get("x"), item.get("y"), item.get("content")
+                if type(x) is int and type(y) is int and type(content) is str:
+                    sound += 1
+                    if cells is not None:
+                        cells.append((y, x, item.get("w", 1), item.get("h", 1), content))
+                    continue
             get = item.get if type(item) is dict else None
             x, y = (integer(get("x")), integer(get("y"))) if get else (None, None)
             if get and ((type(get("x")) is not int and x is not None) or (type(get("y")) is not int and y is not None)):

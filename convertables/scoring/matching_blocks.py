@@ -26,6 +26,7 @@ Computed here without a Python step per pair:
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import Sequence
 
 import numpy as np
@@ -466,23 +467,32 @@ def _scan(ranking, at: int, alo: int, ahi: int, blo: int, bhi: int, best, cut: l
     (returned as (start, diagonal, size) with its place, None and the place to go
     on from where there is none or no later run can be longer than ``best``),
     adding the runs cut by the range's edges passed on the way to ``cut``."""
-    starts, diagonals, sizes, ends = ranking
+    starts, diagonals, sizes, ends, group_ends = ranking
     n = len(starts)
     least = best[0] if best is not None else 0
-    # one by one first (the answer is mostly a few runs on), then in stretches growing fourfold
-    stop = min(n, at + 32)
-    for start, diagonal, size in zip(starts[at:stop].tolist(), diagonals[at:stop].tolist(),
-                                     sizes[at:stop].tolist()):
+    # group by group first (the runs of one size starting at one place in a, by their place
+    # in b): the answer is mostly a few groups on; then in stretches growing fourfold
+    for _ in range(16):
+        if at >= n:
+            return None, at
+        size = int(sizes[at])
         if size < least:
             return None, at
-        first, end = max(start, alo, blo - diagonal), min(start + size, ahi, bhi - diagonal)
-        if end > first:
-            if first == start and end == start + size:
-                return (start, diagonal, size), at
-            cut.append((start, diagonal, size))
-            least = max(least, end - first)
-        at += 1
-    at = stop
+        start, stop = int(starts[at]), int(group_ends[at])
+        if start < ahi and start + size > alo:
+            # the runs ending in b before blo lie outside; from the first starting at bhi on too
+            at = bisect_left(diagonals, blo - size - start + 1, at, stop)
+            for at in range(at, stop):
+                diagonal = int(diagonals[at])
+                if start + diagonal >= bhi:
+                    break
+                first, end = max(start, alo, blo - diagonal), min(start + size, ahi, bhi - diagonal)
+                if end > first:
+                    if first == start and end == start + size:
+                        return (start, diagonal, size), at
+                    cut.append((start, diagonal, size))
+                    least = max(least, end - first)
+        at = stop
     stretch = 256
     while at < n:
         if sizes[at] < least:
@@ -543,7 +553,10 @@ def _ranked_runs(a: str, b: str, popular: set[str], alo: int, ahi: int, blo: int
     # the runs are by i, then j already: a stable sort by size ranks them
     order = np.argsort(-sizes if sizes.max(initial=0) >= 1 << 15 else (-sizes).astype(np.int16), kind="stable")
     run_i, sizes, diagonal = run_i[order] + alo, sizes[order], diagonal[order] + blo - alo
-    return run_i, diagonal, sizes, run_i + sizes
+    # where the group of each run (the runs of its size starting where it starts) ends
+    starts_group = (np.diff(sizes, prepend=-1) != 0) | (np.diff(run_i, prepend=-1) != 0)
+    group_ends = np.append(np.flatnonzero(starts_group)[1:], len(run_i))[np.cumsum(starts_group) - 1]
+    return run_i, diagonal, sizes, run_i + sizes, group_ends
 
 
 def _codes(text: str) -> np.ndarray:
@@ -594,8 +607,10 @@ def _searched(a: str, b: str, popular: set[str], alo: int, ahi: int, blo: int, b
     difflib's search of each range for its longest block, walking only the
     characters of ``a`` that can start or continue a block (those in ``b`` and
     not popular there), where difflib walks all of them."""
-    from bisect import bisect_left
-
+    common = set(a[alo:ahi]).intersection(b[blo:bhi])
+    if not (common - popular if popular else common):
+        # no block of unpopular characters: difflib's only block is the equal start, if any
+        return _common_prefix(a, alo, b, blo, min(ahi - alo, bhi - blo))
     positions: dict[str, list[int]] = {}
     for j in range(blo, bhi):
         ch = b[j]

@@ -131,16 +131,21 @@ def _index_accuracy(gt: list[tuple[int, int, str]], result: list[tuple[int, int,
     same_row = same_col = total = 0
     for row, col, text in result:
         word = text.lower()
-        if word not in matches:
-            matches[word] = closest(word, positions, cutoff)
-        match = matches[word]
-        if match is None:
-            continue
-        free = [k for k in positions[match] if k not in taken]
-        if not free:
+        if word in positions:
+            match = word  # (only an equal text scores 1)
+        else:
+            if word not in matches:
+                matches[word] = closest(word, positions, cutoff)
+            match = matches[word]
+            if match is None:
+                continue
+        places = positions[match]
+        for k in places:
+            if k not in taken:
+                break
+        else:
             taken.clear()
-            free = positions[match]
-        k = free[0]
+            k = places[0]
         taken.add(k)
         same_row += gt[k][0] == row
         same_col += gt[k][1] == col

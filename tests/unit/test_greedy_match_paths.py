@@ -1,0 +1,119 @@
+"""The quick ways of the ``unstructured`` profile give what the plain ones give:
+``matching_blocks.matched_characters_of`` (a ranking of runs, small ranges
+searched character by character) against difflib itself, and the readings of
+plain table markup in ``unstructured_eval`` against html.parser's tree."""
+
+from __future__ import annotations
+
+import difflib
+import random
+import re
+
+import pytest
+
+from convertables.formats import unstructured_eval
+from convertables.scoring import matching_blocks
+
+WORDS = ["revenue", "profit", "total", "north", "2021", "q1", "margin", "net", "\u00e9\U0001F600", "a", ""]
+ALPHABETS = ["ab", "abc ", "abcdefgh 0123", "a\u00e9\U0001F600 b\u0301", "abcdefghijklmnopqrstuvwxyz0123456789 .,"]
+
+
+def _difflib(a: str, b: str) -> int:
+    return sum(block.size for block in difflib.SequenceMatcher(None, a, b).get_matching_blocks())
+
+
+def _text(rng: random.Random) -> str:
+    if rng.random() < 0.4:
+        alphabet = rng.choice(ALPHABETS)
+        return "".join(rng.choice(alphabet) for _ in range(rng.choice([0, 1, 30, 199, 200, 201, 400, 900])))
+    # a table's text: words and numbers (200 characters or more: difflib's autojunk takes popular ones out)
+    return " ".join(f"{rng.choice(WORDS)} {rng.randint(0, 99)}" for _ in range(rng.choice([3, 30, 60, 150])))
+
+
+def _edited(rng: random.Random, a: str) -> str:
+    b = list(a)
+    for _ in range(rng.randint(0, 20)):
+        if not b:
+            break
+        k, roll = rng.randrange(len(b)), rng.random()
+        if roll < 0.4:
+            b[k] = rng.choice("ab 0x\u00e9")
+        elif roll < 0.6:
+            del b[k:k + rng.randint(1, 30)]
+        elif roll < 0.8:
+            b[k:k] = list(a[rng.randrange(len(a)):][:rng.randint(1, 40)])
+        else:  # a stretch moved
+            moved = b[k:k + rng.randint(1, 50)]
+            del b[k:k + len(moved)]
+            at = rng.randrange(len(b) + 1)
+            b[at:at] = moved
+    return "".join(b)
+
+
+@pytest.mark.parametrize("small_area", [1, 64, matching_blocks._SMALL_AREA])
+def test_matched_characters_of_are_difflibs_whichever_way_each_range_is_searched(monkeypatch, small_area):
+    # small_area 1: every range from a ranking of runs (the larger side going on down its
+    # parent's, runs cut by the edges); the default: small ranges character by character
+    monkeypatch.setattr(matching_blocks, "_SMALL_AREA", small_area)
+    rng = random.Random(small_area)
+    for _ in range(250):
+        a = _text(rng)
+        roll = rng.random()
+        b = _edited(rng, a) if roll < 0.6 else _text(rng) if roll < 0.8 else _edited(rng, a) * rng.randint(1, 3)
+        if rng.random() < 0.5:
+            a, b = b, a
+        assert matching_blocks.matched_characters_of(a, b) == _difflib(a, b), (a, b)
+
+
+def test_matched_characters_of_long_tables_are_difflibs():
+    rng = random.Random(3)
+    cells = [f"{rng.choice(WORDS)} {rng.randint(0, 9999)}" for _ in range(600)]
+    a = " ".join(cells)
+    b = " ".join(cells[:290] + cells[296:]).replace("revenue 1", "revenue 7")
+    assert len(matching_blocks.popular_characters(b)) > 5  # (autojunk at work)
+    assert matching_blocks.matched_characters_of(a, b) == _difflib(a, b)
+    assert matching_blocks.matched_characters_of(b, a) == _difflib(b, a)
+
+
+def _tree_cells(monkeypatch, source: str):
+    """html_cells with html.parser doing all the reading."""
+    with monkeypatch.context() as patched:
+        never = re.compile("(?!)")
+        patched.setattr(unstructured_eval, "_FLAT_TABLE", never)
+        patched.setattr(unstructured_eval, "_PLAIN_MARKUP", never)
+        return unstructured_eval.html_cells(source)
+
+
+def test_plain_table_markup_reads_as_html_parser_reads_it(monkeypatch):
+    rng = random.Random(5)
+    texts = ["", " ", "\n", " \n ", "a", " a b ", "x>y", "\t1\r\n", "\u00e9\U0001F600", "]]>", "\f", "\r"]
+    tags = ["table", "thead", "tbody", "tfoot", "tr", "td", "th"]
+    flat = plain = 0
+    for _ in range(1500):
+        if rng.random() < 0.5:  # rows of cells, now and then one unclosed or closed by the other tag
+            rows = []
+            for _ in range(rng.randint(0, 5)):
+                cells = []
+                for _ in range(rng.randint(0, 5)):
+                    tag = rng.choice(["td", "th"])
+                    end = tag if rng.random() < 0.95 else rng.choice(["td", "th"])
+                    cells.append(f"<{tag}>{rng.choice(texts)}" + (f"</{end}>" if rng.random() < 0.97 else ""))
+                rows.append("<tr>" + "".join(cells) + ("</tr>" if rng.random() < 0.97 else ""))
+            source = "<table>" + "".join(rows) + "</table>" + (" " if rng.random() < 0.05 else "")
+        else:  # any sequence of table tags and text
+            parts = [rng.choice([f"<{rng.choice(tags)}>", f"</{rng.choice(tags)}>", rng.choice(texts)])
+                     for _ in range(rng.randint(0, 30))]
+            source = ("<table>" if rng.random() < 0.7 else "") + "".join(parts)
+        flat += unstructured_eval._FLAT_TABLE.fullmatch(source) is not None
+        plain += unstructured_eval._PLAIN_MARKUP.fullmatch(source) is not None
+        assert unstructured_eval.html_cells(source) == _tree_cells(monkeypatch, source), source
+    assert flat > 300 and plain > 1000  # (both quick readings were taken)
+
+
+def test_markup_with_attributes_or_references_goes_to_html_parser(monkeypatch):
+    for source in ['<table><tr><td colspan="2">a &amp; b</td></tr><tr><td>c</td><td>d</td></tr></table>',
+                   "<table><tr><TD>x</TD></tr></table>", "<table><tr><td>a<br>b</td></tr></table>"]:
+        assert unstructured_eval._PLAIN_MARKUP.fullmatch(source) is None
+        assert unstructured_eval.html_cells(source) == _tree_cells(monkeypatch, source)
+    assert unstructured_eval.html_cells('<table><tr><td colspan="2">a &amp; b</td></tr></table>') == [
+        (0, 0, 2, 1, "a & b")]
