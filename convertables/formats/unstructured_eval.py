@@ -331,6 +331,9 @@ class _Reader:
     def add(self, cells: list, where: str) -> None:
         made = []
         for y, x, w, h, text in cells:
+            if w == 1 and h == 1 and type(w) is int and type(h) is int:  # (the common cell)
+                made.append(make_cell(y, x, y, x, text))
+                continue
             w, h = (w if type(w) is int and w >= 1 else 1), (h if type(h) is int and h >= 1 else 1)
             if w > MAX_SPAN or h > MAX_SPAN:
                 self.differs(f"a span larger than {MAX_SPAN} read as {MAX_SPAN}", where)

@@ -61,13 +61,15 @@ _MARGIN = 1e-6  # (the bound that picks candidates is computed otherwise than di
 
 def table_cells(table: Table) -> list[tuple[int, int, str]]:
     """(row, column, text) of each cell, by row then column (the first first on ties)."""
+    from operator import itemgetter
+
     cells = [(c.start_row, c.start_col, c.content or "") for c in table.cells()]
-    cells.sort(key=lambda cell: (cell[0], cell[1]))
+    cells.sort(key=itemgetter(0, 1))
     return cells
 
 
 def table_text(cells: list[tuple[int, int, str]]) -> str:
-    return " ".join(text for _, _, text in cells)
+    return " ".join([text for _, _, text in cells])
 
 
 def _ratio(a: str, b: str) -> float:
@@ -110,10 +112,10 @@ def _content_ratios(gt: list[tuple[int, int, str]], result: list[tuple[int, int,
     from rapidfuzz import fuzz
 
     def by_column(cells):
-        return "\n".join(f"{col}\t{text}" for _, col, text in cells)
+        return "\n".join([f"{col}\t{text}" for _, col, text in cells])
 
     def by_row(cells):
-        return "\t".join(str(col) for _, col, _ in cells) + "\n" + "\t".join(text for _, _, text in cells)
+        return "\t".join([str(col) for _, col, _ in cells]) + "\n" + "\t".join([text for _, _, text in cells])
 
     return (fuzz.token_ratio(by_column(gt), by_column(result), processor=None),
             fuzz.token_ratio(by_row(gt), by_row(result), processor=None))
