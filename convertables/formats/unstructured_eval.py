@@ -234,11 +234,13 @@ class _Tree(HTMLParser):
         self._flush()
 
 
-_PLAIN_MARKUP = re.compile(r"(?:</?(?:table|thead|tbody|tfoot|tr|td|th)>|[^<&]++)*+")
-"""Markup of table tags without attributes and text without references: what
-html.parser reads as those tags and that text, whose tokens are read here
-without it."""
-_PLAIN_TOKEN = re.compile(r"<(/?)([a-z]+)>|[^<]+")
+_PLAIN_MARKUP = re.compile(r'(?:</?(?:table|thead|tbody|tfoot|tr|td|th)>|<t[dh](?: (?:col|row)span=(?:"\d+"|\d+))++>'
+                           r'|[^<&]++|&[a-zA-Z][a-zA-Z0-9]*+;|&#(?:[0-9]++|[xX][0-9a-fA-F]++);)*+')
+"""Markup of table tags without attributes but spans (digits), text, and
+references closed by a semicolon: what html.parser reads as those tags, that
+text and those references, whose tokens are read here without it."""
+_PLAIN_TOKEN = re.compile(r"<(/?)([a-z]+)([^>]*)>|&#([^;]+);|&([^;]+);|[^<&]+")
+_PLAIN_ATTRIBUTE = re.compile(r' ([a-z]+)="?(\d+)')
 
 
 def _feed(tree: _Tree, source: str) -> None:
@@ -248,12 +250,17 @@ def _feed(tree: _Tree, source: str) -> None:
         return
     for token in _PLAIN_TOKEN.finditer(source):
         tag = token[2]
-        if tag is None:
-            tree.handle_data(token[0])
-        elif token[1]:
-            tree.handle_endtag(tag)
+        if tag is not None:
+            if token[1]:
+                tree.handle_endtag(tag)
+            else:
+                tree.handle_starttag(tag, _PLAIN_ATTRIBUTE.findall(token[3]) if token[3] else [])
+        elif token[4] is not None:
+            tree.handle_charref(token[4])
+        elif token[5] is not None:
+            tree.handle_entityref(token[5])
         else:
-            tree.handle_starttag(tag, [])
+            tree.handle_data(token[0])
     tree._flush()
 
 
