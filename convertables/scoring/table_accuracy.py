@@ -107,6 +107,33 @@ def closest(word: str, candidates: Mapping[str, object] | list[str], cutoff: flo
     return best[1] if best is not None else None
 
 
+def _closest_of(words: list[str], candidates: Mapping[str, object], cutoff: float) -> dict[str, str | None]:
+    """``closest(word, candidates, cutoff)`` of each of ``words`` (none of them
+    a candidate), their bounds measured all at once."""
+    import numpy as np
+    from rapidfuzz.distance import Indel
+    from rapidfuzz.process import cdist
+
+    keys = list(candidates)
+    if not words or not keys:
+        return dict.fromkeys(words)
+    floor = max(0.0, cutoff - _MARGIN)
+    bounds = cdist(words, keys, scorer=Indel.normalized_similarity, processor=None, score_cutoff=floor,
+                   dtype=np.float64, workers=1)
+    found: dict[str, str | None] = {}
+    for word, row in zip(words, bounds):
+        best = None
+        places = np.flatnonzero(row >= floor)
+        for k in places[np.argsort(-row[places], kind="stable")].tolist():
+            if best is not None and row[k] + _MARGIN < best[0]:
+                break  # (as closest: no candidate left can reach the best ratio found)
+            score = _ratio(keys[k], word)
+            if score >= cutoff and (best is None or (score, keys[k]) > best):
+                best = (score, keys[k])
+        found[word] = best[1] if best is not None else None
+    return found
+
+
 def _content_ratios(gt: list[tuple[int, int, str]], result: list[tuple[int, int, str]]) -> tuple[float, float]:
     """(by column, by row): token_ratio of the two tables written out."""
     from rapidfuzz import fuzz
@@ -128,16 +155,14 @@ def _index_accuracy(gt: list[tuple[int, int, str]], result: list[tuple[int, int,
     positions: dict[str, list[int]] = {}
     for k, text in enumerate(lowered):
         positions.setdefault(text, []).append(k)
-    matches: dict[str, str | None] = {}
+    words = [text.lower() for _, _, text in result]
+    matches = _closest_of([word for word in dict.fromkeys(words) if word not in positions], positions, cutoff)
     taken: set[int] = set()
     same_row = same_col = total = 0
-    for row, col, text in result:
-        word = text.lower()
+    for (row, col, _), word in zip(result, words):
         if word in positions:
             match = word  # (only an equal text scores 1)
         else:
-            if word not in matches:
-                matches[word] = closest(word, positions, cutoff)
             match = matches[word]
             if match is None:
                 continue
