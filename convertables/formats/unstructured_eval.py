@@ -268,26 +268,33 @@ _CELL_TAGS = frozenset({"td", "th"})
 _ROW_TAGS = frozenset({"tr"})
 
 
-_FLAT_TABLE = re.compile(r"<table>(?:<tr>(?:<td>[^<&]*+</td>|<th>[^<&]*+</th>)*+</tr>)*+</table>")
-"""One table of rows of cells, each closed, without attributes, nesting or
-references: each cell's text is the one run of text inside it."""
+_FLAT_TEXT = r"(?:[^<&]++|&[a-zA-Z][a-zA-Z0-9]*+;|&#(?:[0-9]++|[xX][0-9a-fA-F]++);)*+"
+_FLAT_TABLE = re.compile(r'<table>(?:<tr>(?:<(t[dh])(?: (?:col|row)span=(?:"\d+"|\d+))*+>' + _FLAT_TEXT
+                         + r"</\1>)*+</tr>)*+</table>")
+"""One table of rows of cells, each closed, without attributes but spans,
+without nesting: each cell's text is the one run of text inside it (its
+references decoded)."""
 _FLAT_ROW = re.compile(r"<tr>(.*?)</tr>", re.DOTALL)
-_FLAT_CELL = re.compile(r"<t[dh]>([^<]*)</t[dh]>")
+_FLAT_CELL = re.compile(r"<t[dh]([^>]*)>([^<]*)</t[dh]>")
 
 
 def _flat_text(text: str) -> str:
+    """A cell's one run of text, as the tree keeps it."""
+    if "&" in text:
+        tree = _Tree()
+        _feed(tree, text)
+        return "".join(tree.root.children)
     if text.strip(_ASCII_SPACES):
         return text
     return "" if not text else "\n" if "\n" in text else " "
 
 
-def html_cells(source: str) -> list[tuple[int, int, int, int, str]] | None:
-    """The cells of the first table of ``source`` as the evaluation places them:
-    (row, column, colspan, rowspan, text), by row then column; None where the
-    evaluation finds no table (no ``table`` element, or a span ``int()`` refuses)."""
+def _table_rows(source: str) -> list[list[tuple[dict, str]]] | None:
+    """The rows of the first table of ``source``: each cell's attributes and
+    text; None where there is no table."""
     if _FLAT_TABLE.fullmatch(source):
-        return [(y, x, 1, 1, _flat_text(text)) for y, row in enumerate(_FLAT_ROW.findall(source))
-                for x, text in enumerate(_FLAT_CELL.findall(row))]
+        return [[(dict(_PLAIN_ATTRIBUTE.findall(spans)) if spans else {}, _flat_text(text))
+                 for spans, text in _FLAT_CELL.findall(row)] for row in _FLAT_ROW.findall(source)]
     tree = _Tree()
     try:
         _feed(tree, source)
@@ -296,18 +303,31 @@ def html_cells(source: str) -> list[tuple[int, int, int, int, str]] | None:
     tables = tree.root.find_all(frozenset({"table"}))
     if not tables:
         return None
-    rows = tables[0].find_all(_ROW_TAGS)
+    return [[(cell.attrs, cell.text()) for cell in row.find_all(_CELL_TAGS)]
+            for row in tables[0].find_all(_ROW_TAGS)]
+
+
+def html_cells(source: str) -> list[tuple[int, int, int, int, str]] | None:
+    """The cells of the first table of ``source`` as the evaluation places them:
+    (row, column, colspan, rowspan, text), by row then column; None where the
+    evaluation finds no table (no ``table`` element, or a span ``int()`` refuses)."""
+    rows = _table_rows(source)
+    if rows is None:
+        return None
     placed = []
     # The slots covered by spans, a row's as intervals [start, end) of columns
     # (a cell's own slot is not covered by its span).
     covered: list[list[tuple[int, int]]] = [[] for _ in rows]
     for y, row in enumerate(rows):
         shift = 0  # (a cell that moves right moves the cells after it in its row too)
-        for x, cell in enumerate(row.find_all(_CELL_TAGS)):
-            try:
-                w, h = int(cell.attrs.get("colspan", 1)), int(cell.attrs.get("rowspan", 1))
-            except (TypeError, ValueError):
-                return None
+        for x, (attrs, text) in enumerate(row):
+            if not attrs:
+                w = h = 1
+            else:
+                try:
+                    w, h = int(attrs.get("colspan", 1)), int(attrs.get("rowspan", 1))
+                except (TypeError, ValueError):
+                    return None
             at = x + shift
             if (w > 1 or h > 1) and w > 0:
                 if w > 1:
@@ -317,7 +337,7 @@ def html_cells(source: str) -> list[tuple[int, int, int, int, str]] | None:
             while any(start <= at < end for start, end in covered[y]):
                 shift += 1
                 at += 1
-            placed.append((y, at, w, h, cell.text()))
+            placed.append((y, at, w, h, text))
     return placed
 
 

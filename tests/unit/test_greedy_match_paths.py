@@ -84,10 +84,13 @@ def _tree_cells(monkeypatch, source: str):
         return unstructured_eval.html_cells(source)
 
 
+def _spans(rng: random.Random, most: int = 3) -> str:
+    return "".join(f' {rng.choice(["colspan", "rowspan"])}=' + (f'"{value}"' if rng.random() < 0.6 else value)
+                   for value in (rng.choice(["0", "1", "2", "3", "02"]) for _ in range(rng.randint(1, most))))
+
+
 def _cell_tag(rng: random.Random) -> str:
-    spans = "".join(f' {rng.choice(["colspan", "rowspan"])}=' + (f'"{value}"' if rng.random() < 0.6 else value)
-                    for value in (rng.choice(["0", "1", "2", "3", "02"]) for _ in range(rng.randint(1, 3))))
-    return f"<{rng.choice(['td', 'th'])}{spans}>"
+    return f"<{rng.choice(['td', 'th'])}{_spans(rng)}>"
 
 
 def test_plain_table_markup_reads_as_html_parser_reads_it(monkeypatch):
@@ -104,7 +107,8 @@ def test_plain_table_markup_reads_as_html_parser_reads_it(monkeypatch):
                 for _ in range(rng.randint(0, 5)):
                     tag = rng.choice(["td", "th"])
                     end = tag if rng.random() < 0.95 else rng.choice(["td", "th"])
-                    cells.append(f"<{tag}>{rng.choice(texts)}" + (f"</{end}>" if rng.random() < 0.97 else ""))
+                    spans = _spans(rng, 2) if rng.random() < 0.3 else ""
+                    cells.append(f"<{tag}{spans}>{rng.choice(texts)}" + (f"</{end}>" if rng.random() < 0.97 else ""))
                 rows.append("<tr>" + "".join(cells) + ("</tr>" if rng.random() < 0.97 else ""))
             source = "<table>" + "".join(rows) + "</table>" + (" " if rng.random() < 0.05 else "")
         else:  # any sequence of table tags (cells with spans, quoted or not) and text
