@@ -276,6 +276,9 @@ without nesting: each cell's text is the one run of text inside it (its
 references decoded)."""
 _FLAT_ROW = re.compile(r"<tr>(.*?)</tr>", re.DOTALL)
 _FLAT_CELL = re.compile(r"<t[dh]([^>]*)>([^<]*)</t[dh]>")
+_BARE_TABLE = re.compile(r"<table>(?:<tr>(?:<td>[^<&]*+</td>|<th>[^<&]*+</th>)*+</tr>)*+</table>")
+"""The commonest flat table: no attributes, no references."""
+_BARE_CELL = re.compile(r"<t[dh]>([^<]*)</t[dh]>")
 
 
 def _flat_text(text: str) -> str:
@@ -311,6 +314,9 @@ def html_cells(source: str) -> list[tuple[int, int, int, int, str]] | None:
     """The cells of the first table of ``source`` as the evaluation places them:
     (row, column, colspan, rowspan, text), by row then column; None where the
     evaluation finds no table (no ``table`` element, or a span ``int()`` refuses)."""
+    if _BARE_TABLE.fullmatch(source):  # (no spans: each cell where it stands)
+        return [(y, x, 1, 1, _flat_text(text)) for y, row in enumerate(_FLAT_ROW.findall(source))
+                for x, text in enumerate(_BARE_CELL.findall(row))]
     rows = _table_rows(source)
     if rows is None:
         return None
@@ -334,7 +340,7 @@ def html_cells(source: str) -> list[tuple[int, int, int, int, str]] | None:
                     covered[y].append((at + 1, at + w))
                 for i in range(y + 1, min(y + h, len(rows))):
                     covered[i].append((at, at + w))
-            while any(start <= at < end for start, end in covered[y]):
+            while covered[y] and any(start <= at < end for start, end in covered[y]):
                 shift += 1
                 at += 1
             placed.append((y, at, w, h, text))

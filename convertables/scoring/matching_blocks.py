@@ -554,7 +554,8 @@ def _ranked_runs(a: str, b: str, popular: set[str], alo: int, ahi: int, blo: int
     order = np.argsort(-sizes if sizes.max(initial=0) >= 1 << 15 else (-sizes).astype(np.int16), kind="stable")
     run_i, sizes, diagonal = run_i[order] + alo, sizes[order], diagonal[order] + blo - alo
     # where the group of each run (the runs of its size starting where it starts) ends
-    starts_group = (np.diff(sizes, prepend=-1) != 0) | (np.diff(run_i, prepend=-1) != 0)
+    starts_group = np.ones(len(run_i), dtype=bool)
+    starts_group[1:] = (sizes[1:] != sizes[:-1]) | (run_i[1:] != run_i[:-1])
     group_ends = np.append(np.flatnonzero(starts_group)[1:], len(run_i))[np.cumsum(starts_group) - 1]
     return run_i, diagonal, sizes, run_i + sizes, group_ends
 

@@ -79,6 +79,7 @@ def _tree_cells(monkeypatch, source: str):
     """html_cells with html.parser doing all the reading."""
     with monkeypatch.context() as patched:
         never = re.compile("(?!)")
+        patched.setattr(unstructured_eval, "_BARE_TABLE", never)
         patched.setattr(unstructured_eval, "_FLAT_TABLE", never)
         patched.setattr(unstructured_eval, "_PLAIN_MARKUP", never)
         return unstructured_eval.html_cells(source)
@@ -98,7 +99,7 @@ def test_plain_table_markup_reads_as_html_parser_reads_it(monkeypatch):
     texts = ["", " ", "\n", " \n ", "a", " a b ", "x>y", "\t1\r\n", "\u00e9\U0001F600", "]]>", "\f", "\r", "R&amp;D",
              "&#65;", "&#x1F600;", "&nbsp;x", "&amp", "&#12e;", "&", "&copy;&lt;", "&#0;", "&#128;", "&bogus;"]
     tags = ["table", "thead", "tbody", "tfoot", "tr", "td", "th"]
-    flat = plain = 0
+    bare = flat = plain = 0
     for _ in range(1500):
         if rng.random() < 0.5:  # rows of cells, now and then one unclosed or closed by the other tag
             rows = []
@@ -115,10 +116,11 @@ def test_plain_table_markup_reads_as_html_parser_reads_it(monkeypatch):
             parts = [rng.choice([f"<{rng.choice(tags)}>", f"</{rng.choice(tags)}>", rng.choice(texts), _cell_tag(rng)])
                      for _ in range(rng.randint(0, 30))]
             source = ("<table>" if rng.random() < 0.7 else "") + "".join(parts)
+        bare += unstructured_eval._BARE_TABLE.fullmatch(source) is not None
         flat += unstructured_eval._FLAT_TABLE.fullmatch(source) is not None
         plain += unstructured_eval._PLAIN_MARKUP.fullmatch(source) is not None
         assert unstructured_eval.html_cells(source) == _tree_cells(monkeypatch, source), source
-    assert flat > 100 and plain > 500  # (both quick readings were taken)
+    assert bare > 50 and flat > 100 and plain > 500  # (each quick reading was taken)
 
 
 def test_markup_beyond_plain_goes_to_html_parser(monkeypatch):
