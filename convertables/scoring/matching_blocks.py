@@ -27,6 +27,7 @@ Computed here without a Python step per pair:
 from __future__ import annotations
 
 from bisect import bisect_left
+from functools import lru_cache
 from typing import Sequence
 
 import numpy as np
@@ -40,15 +41,21 @@ _ROW_BUDGET = 1 << 20  # words of masks laid out at once
 _TABLE_BUDGET = 1 << 23  # words of the (b, character) -> mask table at once
 
 
-def popular_characters(b: str) -> set[str]:
+def popular_characters(b: str) -> frozenset[str]:
     """The characters difflib's autojunk takes out of ``b``'s index."""
     n = len(b)
     if n < 200:
-        return set()
+        return frozenset()
+    return _popular_in_long(b)
+
+
+@lru_cache(maxsize=16)
+def _popular_in_long(b: str) -> frozenset[str]:
+    n = len(b)
     from collections import Counter
 
     limit = n // 100 + 1
-    return {ch for ch, count in Counter(b).items() if count > limit}
+    return frozenset(ch for ch, count in Counter(b).items() if count > limit)
 
 
 class _Flat:
@@ -515,7 +522,7 @@ def _scan(ranking, at: int, alo: int, ahi: int, blo: int, bhi: int, best, cut: l
     return None, at
 
 
-def _ranked_runs(a: str, b: str, popular: set[str], alo: int, ahi: int, blo: int, bhi: int):
+def _ranked_runs(a: str, b: str, popular: frozenset[str], alo: int, ahi: int, blo: int, bhi: int):
     """The maximal diagonal runs of equal unpopular characters of ``a[alo:ahi]``
     and ``b[blo:bhi]``, as arrays of their starts in ``a``, their diagonals
     (j - i), their sizes and their ends in ``a``, longest first, then by start
@@ -603,7 +610,7 @@ def _common_suffix(a: str, i: int, b: str, j: int, limit: int) -> int:
     return limit
 
 
-def _searched(a: str, b: str, popular: set[str], alo: int, ahi: int, blo: int, bhi: int) -> int:
+def _searched(a: str, b: str, popular: frozenset[str], alo: int, ahi: int, blo: int, bhi: int) -> int:
     """The characters difflib matches within the range, its blocks and theirs:
     difflib's search of each range for its longest block, walking only the
     characters of ``a`` that can start or continue a block (those in ``b`` and
