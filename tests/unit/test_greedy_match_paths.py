@@ -134,3 +134,24 @@ def test_markup_beyond_plain_goes_to_html_parser(monkeypatch):
     assert unstructured_eval._PLAIN_MARKUP.fullmatch(source) is not None
     assert unstructured_eval.html_cells(source) == _tree_cells(monkeypatch, source) == [
         (0, 0, 2, 1, "a & bA"), (1, 0, 1, 2, "c"), (1, 1, 1, 1, "d")]
+
+
+def test_the_two_writings_of_a_table_give_one_content_ratio():
+    from rapidfuzz import fuzz
+
+    from convertables.scoring.table_accuracy import _content_ratios
+
+    def by_row(cells):  # (the other writing, a line of columns above a line of texts)
+        return "\t".join([str(col) for _, col, _ in cells]) + "\n" + "\t".join([text for _, _, text in cells])
+
+    rng = random.Random(1)
+    pieces = ["a", "b c", "", " ", "\u00a0", "\u2003x", "\x1c", "\x85", "\u00e9", "12", "\u3000y z", "\t", "\r\n"]
+
+    def table():
+        return [(rng.randint(0, 5), rng.randint(0, 5), "".join(rng.choice(pieces) for _ in range(rng.randint(0, 3))))
+                for _ in range(rng.randint(0, 8))]
+
+    for _ in range(2000):
+        gt, result = table(), table()
+        by_column, by_row_ratio = _content_ratios(gt, result)
+        assert by_column == by_row_ratio == fuzz.token_ratio(by_row(gt), by_row(result), processor=None)
