@@ -1,4 +1,5 @@
-"""How many characters ``difflib.SequenceMatcher(None, a, b)`` matches, for many pairs at once.
+"""How many characters ``difflib.SequenceMatcher(None, a, b)`` matches, for many pairs at once
+(:func:`matched_characters`), and for one pair of long texts (:func:`matched_characters_of`).
 
 GriTS_Con (:mod:`convertables.scoring.grits`) counts the characters of the
 matching blocks of Python's ``difflib`` (the Ratcliff/Obershelp match), which
@@ -11,7 +12,7 @@ character occurring more than ``len(b) // 100 + 1`` times in it is *popular*
 and cannot start or continue a block; a block found is then extended by equal
 characters on both sides, popular or not.
 
-Computed here without a Python step per pair:
+Many pairs are computed without a Python step per pair:
 
 * the LCS of every pair (rapidfuzz, compiled) bounds the greedy match from
   above, and settles pairs whose LCS is 0 or 1 (one common character is one

@@ -211,6 +211,7 @@ def document_figures(gt_tables: list[Table], result_tables: list[Table],
         if g < 0:
             figures = (0, 0, 0, 0)
         else:
+            # (the result's text first: difflib's ratio is not symmetric, and the pairing measured the other way)
             level[k] = _ratio(table_text(cells), gt_texts[g])
             figures = (*_index_accuracy(gt[g], cells, cutoff), *_content_ratios(gt[g], cells))
         for values, value in zip((columns, rows, content_cols, content_rows), figures):
