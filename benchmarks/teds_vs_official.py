@@ -44,12 +44,17 @@ print(json.dumps({"seconds": time.perf_counter() - start, "scores": scores}))
 """
 
 
+def _document(found):
+    """The document a reader returned (itself, or a Reading's)."""
+    return getattr(found, "document", found)
+
+
 def ours(table_pairs: list[tuple[str, str]]) -> tuple[float, list[tuple[float, float]]]:
     start = time.perf_counter()
     scores = []
     for gt, result in table_pairs:
-        g = read(gt.encode(), Diagnostics("gt.html")).tables[0]
-        r = read(result.encode(), Diagnostics("result.html")).tables[0]
+        g = _document(read(gt.encode(), Diagnostics("gt.html"))).tables[0]
+        r = _document(read(result.encode(), Diagnostics("result.html"))).tables[0]
         scores.append(teds_pair(PreparedTree(table_tree(g)), PreparedTree(table_tree(r))))
     return time.perf_counter() - start, scores
 

@@ -59,6 +59,7 @@ def convert_file(
     the output name to be derived from the document once it is read."""
     diagnostics = Diagnostics(files.display_name(containers.file_of(source)))
     outcome = Outcome(source, output)
+    exhausted = False
     try:
         doc = read_source(source, from_format, read_options, diagnostics, joined=joined)
         if name_below is not None:
@@ -94,10 +95,12 @@ def convert_file(
         outcome.ok = False
     except MemoryError:
         outcome.data = None
-        diagnostics.error("too-large", "out of memory: the file needs more memory than is available")
-        outcome.ok = False
+        exhausted = True  # said below, outside the handler, whose traceback holds what was read
     except Exception as exc:  # a bug of ours: report it as one line, keep the batch going
         diagnostics.items.append(internal_error(exc, diagnostics.file))
+        outcome.ok = False
+    if exhausted:
+        diagnostics.error("too-large", "out of memory: the file needs more memory than is available")
         outcome.ok = False
     outcome.diagnostics = diagnostics.items
     return outcome

@@ -70,11 +70,13 @@ def check_file(path: Path | MemberRef,
             return _check_member(path, options, diagnostics)
         return _check_file(path, options, diagnostics)
     except MemoryError:
-        diagnostics.error("too-large", "out of memory: the file needs more memory than is available")
-        return diagnostics.items, None
+        pass
     except Exception as exc:  # a bug of ours: one line for this file, the others are still checked
         diagnostics.items.append(internal_error(exc, diagnostics.file))
         return diagnostics.items, None
+    # Only an exhausted memory comes here, said outside the handler (whose traceback holds what was read).
+    diagnostics.error("too-large", "out of memory: the file needs more memory than is available")
+    return diagnostics.items, None
 
 
 def _check_file(path: Path, options: CheckOptions, diagnostics: Diagnostics) -> tuple[list[Diagnostic], Document | None]:

@@ -706,6 +706,12 @@ _declare_score_command()
 
 def main() -> None:
     import gc
+    import os
+
+    # Nothing here does linear algebra: numpy's OpenBLAS, left to itself, starts a
+    # thread a CPU as numpy is imported, and they spin. One is enough (the user's
+    # setting stands).
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
     # A command builds hundreds of thousands of small objects that form no cycles
     # (cells, boxes); a larger first generation spares the collector re-scanning

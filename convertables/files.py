@@ -64,7 +64,11 @@ def read_bytes_of(path: Path, limit: int | None = None) -> bytes:
         size = path.stat().st_size
         if size <= limit:
             with path.open("rb") as handle:  # (no more than the limit: a pipe or device says size 0)
-                data = handle.read(limit + 1)
+                # A buffer of the limit's size for a small file costs more than the
+                # read: a file as large as it says, then the rest, if it grew.
+                data = handle.read(size + 1) if size else b""
+                if len(data) > size or not size:
+                    data += handle.read(limit + 1 - len(data))
             size = len(data)
         if size > limit:
             raise _error("too-large", f"the file has more than {limit:,} bytes, the limit", path)
@@ -259,7 +263,10 @@ def read_document(
     except RecursionError:
         raise diagnostics.fail("too-deep", "the input nests too deeply to read") from None
     except MemoryError:
-        raise diagnostics.fail("too-large", "out of memory: the input needs more memory than is available") from None
+        pass
+    # Only an exhausted memory comes here, said outside the handler: there the
+    # error's traceback still holds what the reading had built.
+    raise diagnostics.fail("too-large", "out of memory: the input needs more memory than is available")
 
 
 def read(

@@ -86,6 +86,14 @@ class Format:
     reads_files_of: tuple[str, ...] = ()
     """Formats whose files it reads in a way of its own (a benchmark's reading of
     Markdown pages): named for such a file, it is no mismatch."""
+    sniff_gate: Sniffer | None = None
+    """A cheap test that every head its sniffer takes passes (one of
+    :mod:`convertables.sniffing`'s): a head that fails it is not shown to the
+    sniffer, whose module is then not imported. None: every head is shown."""
+
+    def claims(self, head: bytes) -> bool:
+        """Whether its sniffer takes the head (see :attr:`sniff_gate`)."""
+        return (self.sniff_gate is None or self.sniff_gate(head)) and self.sniff(head)
 
     @property
     def reads(self) -> bool:

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from html.entities import html5
-from html.parser import HTMLParser
 from typing import NamedTuple
+
+from .soup_tree import Element, parse
 
 # -- text ------------------------------------------------------------------------------------
 
@@ -305,148 +305,13 @@ def _pipe_rows(lines: list[str]) -> list[list[str]]:
 
 # -- HTML tables -----------------------------------------------------------------------------
 
-_VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "keygen", "link", "menuitem", "meta",
-                   "param", "source", "track", "wbr", "basefont", "bgsound", "command", "frame", "image", "isindex",
-                   "nextid", "spacer"})
-_STRING_CONTAINERS = frozenset({"script", "style", "template", "rt", "rp"})  # their text is not text
-_PRESERVING = frozenset({"pre", "textarea"})  # whitespace-only text in them is kept as it is
-_ASCII_SPACES = frozenset("\x20\x0a\x09\x0c\x0d")
-_ENTITIES: dict[str, str] = {}
-for _name, _character in sorted(html5.items()):
-    _ENTITIES.setdefault(_name[:-1] if _name.endswith(";") else _name, _character)
+_TABLE, _ROW, _CELL = frozenset({"table"}), frozenset({"tr"}), frozenset({"th", "td"})
 
 
-class _Element:
-    __slots__ = ("name", "attrs", "children", "parent")
-
-    def __init__(self, name: str, attrs: dict, parent: _Element | None):
-        self.name, self.attrs, self.children, self.parent = name, attrs, [], parent
-
-    def descendants(self):
-        stack = list(reversed(self.children))
-        while stack:
-            node = stack.pop()
-            yield node
-            if isinstance(node, _Element):
-                stack.extend(reversed(node.children))
-
-    def text(self) -> str:
-        """Its text: every string under it, a ``<br>`` a line break."""
-        return "".join(node if isinstance(node, str) else "\n" for node in self.descendants()
-                       if isinstance(node, str) or node.name == "br")
-
-
-def _numeric_reference(number: int) -> str:
-    if number == 0 or number > 0x10FFFF or 0xD800 <= number <= 0xDFFF:
-        return "\ufffd"
-    if 0x80 <= number <= 0x9F:
-        try:
-            return bytes([number]).decode("cp1252")
-        except UnicodeDecodeError:
-            return chr(number)
-    return chr(number)
-
-
-class _TreeBuilder(HTMLParser):
-    """Python's HTML parser's events made a tree as beautifulsoup's html.parser
-    builder makes it: an end tag closes every element opened after the last
-    open one of its name (none open: ignored), void elements close at once,
-    entities are decoded, comments, declarations and the text of script, style,
-    template, rt and rp elements are no text."""
-
-    def __init__(self):
-        super().__init__(convert_charrefs=False)
-        self.root = _Element("[document]", {}, None)
-        self.stack = [self.root]
-        self.open_count: dict[str, int] = {}
-        self.containers: list[_Element] = []
-        self.preserving: list[_Element] = []
-        self.closed_voids: list[str] = []
-        self.pending: list[str] = []
-
-    def flush(self, counts: bool = True) -> None:
-        if self.pending:
-            text = "".join(self.pending)
-            self.pending = []
-            if not self.preserving and all(c in _ASCII_SPACES for c in text):
-                text = "\n" if "\n" in text else " "
-            if counts and not self.containers:
-                self.stack[-1].children.append(text)
-
-    def handle_starttag(self, tag, attrs, void_closes: bool = True):
-        self.flush()
-        values = {key: "" if value is None else value for key, value in attrs}
-        element = _Element(tag, values, self.stack[-1])
-        self.stack[-1].children.append(element)
-        self.stack.append(element)
-        self.open_count[tag] = self.open_count.get(tag, 0) + 1
-        if tag in _STRING_CONTAINERS:
-            self.containers.append(element)
-        if tag in _PRESERVING:
-            self.preserving.append(element)
-        if void_closes and tag in _VOID:
-            self.end(tag)
-            self.closed_voids.append(tag)
-
-    def handle_startendtag(self, tag, attrs):
-        self.handle_starttag(tag, attrs, void_closes=False)
-        self.end(tag)
-
-    def handle_endtag(self, tag):
-        if tag in self.closed_voids:
-            self.closed_voids.remove(tag)
-        else:
-            self.end(tag)
-
-    def end(self, tag: str) -> None:
-        self.flush()
-        while len(self.stack) > 1 and self.open_count.get(tag):
-            element = self.stack.pop()
-            self.open_count[element.name] -= 1
-            if self.containers and self.containers[-1] is element:
-                self.containers.pop()
-            if self.preserving and self.preserving[-1] is element:
-                self.preserving.pop()
-            if element.name == tag:
-                break
-
-    def handle_data(self, data):
-        self.pending.append(data)
-
-    def handle_charref(self, name):
-        hexadecimal = name[:1] in ("x", "X")
-        digits = name[1:] if hexadecimal else name
-        match = re.match(r"^([0-9a-f]+)(.*)" if hexadecimal else r"^([0-9]+)(.*)", digits)
-        try:
-            self.handle_data(_numeric_reference(int(digits, 16 if hexadecimal else 10)))
-        except ValueError:
-            if match is None:
-                self.handle_data(digits)
-            else:
-                self.handle_data(_numeric_reference(int(match.group(1), 16 if hexadecimal else 10)))
-                self.handle_data(match.group(2))
-
-    def handle_entityref(self, name):
-        character = _ENTITIES.get(name)
-        self.handle_data(character if character is not None else "&" + name)
-
-    def handle_comment(self, data):
-        self.flush()
-
-    def handle_decl(self, decl):
-        self.flush()
-
-    def handle_pi(self, data):
-        self.flush()
-
-    def unknown_decl(self, data):
-        self.flush()
-        if data.upper().startswith("CDATA["):
-            self.stack[-1].children.append(data[len("CDATA["):])
-
-    def close(self):
-        super().close()
-        self.flush()
+def _cell_text(cell: Element) -> str:
+    """A cell's text: every string under it, a ``<br>`` a line break."""
+    return "".join(node if type(node) is not Element else "\n" for node in cell.descendants()
+                   if type(node) is not Element or node.name == "br")
 
 
 def _span(value) -> int:
@@ -465,22 +330,19 @@ def html_tables(text: str) -> list[list[list[CellSpec]]]:
     of tables inside it too), each row's ``<th>`` and ``<td>`` children."""
     if "<table" not in text.lower():  # (no element of that name can start without that tag)
         return []
-    builder = _TreeBuilder()
-    builder.feed(text)
-    builder.close()
     tables = []
-    for table in (n for n in builder.root.descendants() if isinstance(n, _Element) and n.name == "table"):
-        rows = [n for n in table.descendants() if isinstance(n, _Element) and n.name == "tr"]
+    for table in parse(text).find_all(_TABLE):
+        rows = table.find_all(_ROW)
         found = []
         for row in rows:
             heading_row = _under(row, "thead")
             cells = []
-            for cell in (n for n in row.children if isinstance(n, _Element) and n.name in ("th", "td")):
+            for cell in (n for n in row.children if type(n) is Element and n.name in _CELL):
                 raw_rowspan = cell.attrs.get("rowspan")
                 rowspan = _span(raw_rowspan)
                 if raw_rowspan is not None and raw_rowspan.strip() == "0":  # to the end of the table
                     rowspan = max(1, len(rows) - len(found))
-                cells.append(CellSpec(cell.text().strip(), rowspan, _span(cell.attrs.get("colspan")),
+                cells.append(CellSpec(_cell_text(cell).strip(), rowspan, _span(cell.attrs.get("colspan")),
                                       cell.name == "th" or heading_row))
             found.append(cells)
         if rows:
@@ -488,7 +350,7 @@ def html_tables(text: str) -> list[list[list[CellSpec]]]:
     return tables
 
 
-def _under(element: _Element, name: str) -> bool:
+def _under(element: Element, name: str) -> bool:
     parent = element.parent
     while parent is not None:
         if parent.name == name:

@@ -55,11 +55,13 @@ def read_source(
     except (InputError, UsageError):
         raise
     except MemoryError:
-        raise InputError(Diagnostic("too-large", Severity.ERROR, "out of memory: the input needs more memory than is "
-                                    "available", files.display_name(containers.file_of(source)))) from None
+        pass
     except Exception as exc:  # a bug of ours: one line for this source, the others are still read
         line = source.line if isinstance(source, MemberRef) else None
         raise InputError(internal_error(exc, files.display_name(containers.file_of(source)), line)) from exc
+    # Only an exhausted memory comes here, said outside the handler (whose traceback holds what was read).
+    raise InputError(Diagnostic("too-large", Severity.ERROR, "out of memory: the input needs more memory than is "
+                                "available", files.display_name(containers.file_of(source))))
 
 
 def read_joined(table_files: list[TableFile], from_format: Format | None = None,

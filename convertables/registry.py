@@ -171,7 +171,7 @@ def detect(path: Path, head: bytes) -> Format | None:
     """
     head = as_utf8(head[:SNIFF_BYTES])
     for fmt in formats().values():
-        if fmt.sniff(head):
+        if fmt.claims(head):
             return fmt
     suffix = path.suffix.lower()
     if suffix in FALLBACK_BY_SUFFIX:
@@ -182,7 +182,7 @@ def detect(path: Path, head: bytes) -> Format | None:
 def sniffed(head: bytes) -> Format | None:
     """The format whose sniffer recognises ``head`` (the first to), by content alone."""
     head = as_utf8(head[:SNIFF_BYTES])
-    return next((fmt for fmt in formats().values() if fmt.sniff(head)), None)
+    return next((fmt for fmt in formats().values() if fmt.claims(head)), None)
 
 
 def extractors() -> list[str]:

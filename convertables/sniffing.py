@@ -32,6 +32,31 @@ def xml_root(head: bytes) -> str | None:
     return root
 
 
+# Gates (a format's ``sniff_gate``): what every head a format's sniffer takes has,
+# tested without the format's module.
+
+def starts_json(head: bytes) -> bool:
+    """Whether the head, after a byte-order mark and blanks, starts as a JSON
+    object or array does."""
+    return head[3 if head.startswith(b"\xef\xbb\xbf") else 0:].lstrip()[:1] in (b"{", b"[")
+
+
+def root_is(names: tuple[str, ...], head: bytes) -> bool:
+    """Whether the head's first element (:func:`xml_root`) has one of the names
+    (a gate: ``functools.partial(root_is, names)``)."""
+    return xml_root(head) in names
+
+
+def starts_zip(head: bytes) -> bool:
+    """Whether the head is a ZIP archive's (an Office Open XML file's)."""
+    return head.startswith(b"PK\x03\x04")
+
+
+def no_head(head: bytes) -> bool:
+    """None: the format's files are recognised by their suffix or named, never by content."""
+    return False
+
+
 # Files of pages rather than of tables, by their signature.
 _PAGE_FILES = ((b"\x89PNG\r\n\x1a\n", "a PNG image"), (b"\xff\xd8\xff", "a JPEG image"),
                (b"II*\x00", "a TIFF image"), (b"MM\x00*", "a TIFF image"), (b"GIF8", "a GIF image"),

@@ -8,10 +8,29 @@ the module's ``FORMAT`` is its declaration from here.
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 from ..format_declaration import Format, OnUse
 from ..option_declaration import CELL_PLACEMENT, PAGE, PANDAS_LABELS, Option
+from ..sniffing import no_head, root_is, starts_json, starts_zip
+
+
+# Each format's sniffer asks for JSON, an XML root of its own name or a ZIP
+# archive first (or claims nothing): its gate says so without importing its module.
+_SNIFF_GATES = {
+    starts_json: ("canonical_json", "docai", "textract", "azure", "docling", "pubtabnet", "pubtabnet_html", "scitsr",
+                  "mineru", "unstructured", "marker", "paddleocr", "dpbench", "upstage", "llamaparse",
+                  "olmocr_tests"),
+    partial(root_is, ("document",)): ("abbyy", "icdar", "ctdar", "pod"),
+    partial(root_is, ("Page",)): ("marmot",),
+    partial(root_is, ("annotation",)): ("pubtables1m", "wtw"),
+    partial(root_is, ("PcGts",)): ("pagexml",),
+    starts_zip: ("xlsx",),
+    no_head: ("delimited", "opendataloader_markdown", "olmocr_markdown", "omnidocbench", "omnidocbench_markdown",
+              "unstructured_eval"),
+}
+_GATE_OF = {module: gate for gate, modules in _SNIFF_GATES.items() for module in modules}
 
 
 def _declare(module: str, name: str, title: str, suffixes: tuple[str, ...], models: tuple[str, ...], *,
@@ -19,6 +38,7 @@ def _declare(module: str, name: str, title: str, suffixes: tuple[str, ...], mode
              **declared) -> Format:
     """``name``'s declaration, its functions those of ``convertables.formats.<module>``."""
     path = f"convertables.formats.{module}"
+    declared.setdefault("sniff_gate", _GATE_OF.get(module))
     return Format(
         name, title, suffixes, OnUse(path, "sniff"), models,
         OnUse(path, "read") if reads else None, OnUse(path, "write") if writes else None,

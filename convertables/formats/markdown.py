@@ -518,7 +518,9 @@ def write(doc: Document, diagnostics: Diagnostics, options: WriteOptions = Write
 
 # -- the format --------------------------------------------------------------------------------
 
-_SNIFF_DELIMITER = re.compile(rb"^[ \t]*\|?[ \t]*:?-+:?[ \t]*\|[ \t]*(?::?-+:?[ \t]*\|?[ \t]*)*$", re.M)
+# (The repeated cell is atomic: a run of dashes is one cell's, never split
+# between several, which a line that fails at its end would try in every way.)
+_SNIFF_DELIMITER = re.compile(rb"^[ \t]*\|?[ \t]*:?-+:?[ \t]*\|[ \t]*(?>:?-+:?[ \t]*\|?[ \t]*)*$", re.M)
 _SNIFF_HTML_OR_LATEX = re.compile(rb"<table\b|\\begin\{(?:tabular\*?|tabularx|tabulary|longtable)\}", re.I)
 
 

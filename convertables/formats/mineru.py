@@ -153,11 +153,14 @@ def sniff(head: bytes) -> bool:
     """A JSON list of blocks with a ``type`` and a numeric ``page_idx``
     (content_list), or a list of lists of items whose ``content`` is an object
     (content_list_v2; MinerU's model.json, whose content is a string, is not)."""
-    if _START.match(head) is None or _TYPE.search(head) is None:
+    if _START.match(head) is None:
         return False
+    # (each plain search first: it is faster, and settles most heads of other formats)
     if _PAGES_START.match(head):
-        return _CONTENT_OBJECT.search(head) is not None
-    return _PAGE_IDX.search(head) is not None
+        found = b'"content"' in head and _CONTENT_OBJECT.search(head) is not None
+    else:
+        found = b'"page_idx"' in head and _PAGE_IDX.search(head) is not None
+    return found and _TYPE.search(head) is not None
 
 
 FORMAT = DECLARED["mineru"]

@@ -94,6 +94,10 @@ def pipe_tables_as_html(text: str) -> str:
     cells_made = 0
     k = 0
     while k < len(lines):
+        if "|" not in lines[k]:  # (no row: the line as it is)
+            out.append(lines[k])
+            k += 1
+            continue
         header = _row(lines[k])
         delimiter = _row(lines[k + 1]) if header and k + 1 < len(lines) else None
         if not delimiter or not _is_delimiter(delimiter):

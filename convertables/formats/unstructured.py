@@ -160,7 +160,8 @@ def sniff(head: bytes) -> bool:
     ``text`` is a list (the table ground truth)."""
     if _START.match(head) is None or _TYPE.search(head) is None:
         return False
-    return _ELEMENT_ID.search(head) is not None or _GOLD_TABLE.search(head) is not None
+    return (b'"element_id"' in head and _ELEMENT_ID.search(head) is not None) or (  # (the plain search first)
+        _GOLD_TABLE.search(head) is not None)
 
 
 FORMAT = DECLARED["unstructured"]

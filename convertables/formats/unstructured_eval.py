@@ -45,13 +45,14 @@ be. A ``Table`` element without ``metadata`` nor a list of cells is not read
 
 from __future__ import annotations
 
-from html.parser import HTMLParser
+import re
 
 from ..diagnostics import Diagnostics
 from ..jsonsafe import integer, parse_json
 from ..model import Document, Region, Table, make_cell
 from ..options import ReadOptions
 from ..parser_json import Findings, short
+from ..soup_tree import SoupTreeBuilder
 from .declarations import DECLARED
 
 CELL_TABLES, HTML_TABLES = "unstructured_eval_cell_tables", "unstructured_eval_html_tables"
@@ -62,216 +63,117 @@ MAX_SPAN = 65534
 """The largest span read (an HTML table's rowspan cap); larger ones are read as
 this, with ``unstructured-eval-differs``."""
 
-_VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "keygen", "link", "menuitem",
-                   "meta", "param", "source", "track", "wbr", "basefont", "bgsound", "command", "frame", "image",
-                   "isindex", "nextid", "spacer"})
-"""The elements BeautifulSoup's HTML builders treat as empty: no end tag, nothing inside."""
-_HIDDEN_TEXT = frozenset({"style", "script", "template", "rt", "rp"})
-"""Elements whose text BeautifulSoup keeps as strings of other kinds, which ``.text`` leaves out."""
-_PRESERVING = frozenset({"pre", "textarea"})
 _ASCII_SPACES = " \n\t\f\r"
-_ENTITIES: dict[str, str] | None = None
+_PLAIN_MARKUP = re.compile(r'(?:</?(?:table|thead|tbody|tfoot|tr|td|th)>|<t[dh](?: (?:col|row)span=(?:"\d+"|\d+))++>'
+                           r'|[^<&]++|&[a-zA-Z][a-zA-Z0-9]*+;|&#(?:[0-9]++|[xX][0-9a-fA-F]++);)*+')
+"""Markup of table tags without attributes but spans (digits), text, and
+references closed by a semicolon: what html.parser reads as those tags, that
+text and those references, whose tokens are read here without it."""
+_PLAIN_TOKEN = re.compile(r"<(/?)([a-z]+)([^>]*)>|&#([^;]+);|&([^;]+);|[^<&]+")
+_PLAIN_ATTRIBUTE = re.compile(r' ([a-z]+)="?(\d+)')
 
 
-def _entities() -> dict[str, str]:
-    global _ENTITIES
-    if _ENTITIES is None:
-        from html.entities import html5
-
-        _ENTITIES = {name.rstrip(";"): value for name, value in html5.items()}
-    return _ENTITIES
-
-
-def _numeric_reference(number: int) -> str:
-    """A numeric character reference's character, by the HTML rules as
-    BeautifulSoup applies them (windows-1252 for 0x80 to 0x9F)."""
-    if number == 0 or number > 0x10FFFF or 0xD800 <= number <= 0xDFFF:
-        return "\ufffd"
-    if 0x80 <= number <= 0x9F:
-        try:
-            return bytes([number]).decode("cp1252")
-        except UnicodeDecodeError:
-            return chr(number)
-    return chr(number)
-
-
-class _Node:
-    __slots__ = ("tag", "attrs", "children")
-
-    def __init__(self, tag: str, attrs: dict):
-        self.tag = tag
-        self.attrs = attrs
-        self.children: list = []  # _Node and str (text that counts)
-
-    def find_all(self, tags: frozenset) -> list[_Node]:
-        found, stack = [], list(reversed(self.children))
-        while stack:
-            node = stack.pop()
-            if type(node) is _Node:
-                if node.tag in tags:
-                    found.append(node)
-                stack.extend(reversed(node.children))
-        return found
-
-    def text(self) -> str:
-        parts, stack = [], list(reversed(self.children))
-        while stack:
-            node = stack.pop()
-            if type(node) is str:
-                parts.append(node)
+def _feed(tree: SoupTreeBuilder, source: str) -> None:
+    if _PLAIN_MARKUP.fullmatch(source) is None:
+        tree.feed(source)
+        tree.close()
+        return
+    for token in _PLAIN_TOKEN.finditer(source):
+        tag = token[2]
+        if tag is not None:
+            if token[1]:
+                tree.handle_endtag(tag)
             else:
-                stack.extend(reversed(node.children))
-        return "".join(parts)
-
-
-class _Tree(HTMLParser):
-    """The element tree BeautifulSoup's ``html.parser`` builder makes, as far as
-    tables, their cells and their text go. Text is gathered into runs between
-    tags (and comments, declarations); a run of ASCII whitespace alone becomes
-    one line break if it holds one, else one space, outside ``<pre>`` and
-    ``<textarea>``."""
-
-    def __init__(self):
-        super().__init__(convert_charrefs=False)
-        self.root = _Node("[document]", {})
-        self.open: list[_Node] = [self.root]
-        self.closed_voids: list[str] = []
-        self.hidden = 0  # open elements whose text is left out
-        self.preserving = 0  # open <pre> and <textarea>
-        self.run: list[str] = []
-
-    def _flush(self, counts: bool = True) -> None:
-        if not self.run:
-            return
-        text = "".join(self.run)
-        self.run = []
-        if not self.preserving and not text.strip(_ASCII_SPACES):
-            text = "\n" if "\n" in text else " "
-        if counts and not self.hidden:
-            self.open[-1].children.append(text)
-
-    def handle_starttag(self, tag, attrs, void_closes: bool = True):
-        self._flush()
-        values = {}
-        for key, value in attrs:
-            values[key] = "" if value is None else value
-        node = _Node(tag, values)
-        self.open[-1].children.append(node)
-        self.open.append(node)
-        self.hidden += tag in _HIDDEN_TEXT
-        self.preserving += tag in _PRESERVING
-        if void_closes and tag in _VOID:
-            self._close(tag)
-            self.closed_voids.append(tag)
-
-    def handle_startendtag(self, tag, attrs):
-        self.handle_starttag(tag, attrs, void_closes=False)
-        self._close(tag)
-
-    def handle_endtag(self, tag):
-        if tag in self.closed_voids:
-            self.closed_voids.remove(tag)
+                tree.handle_starttag(tag, _PLAIN_ATTRIBUTE.findall(token[3]) if token[3] else [])
+        elif token[4] is not None:
+            tree.handle_charref(token[4])
+        elif token[5] is not None:
+            tree.handle_entityref(token[5])
         else:
-            self._close(tag)
-
-    def _close(self, tag: str) -> None:
-        self._flush()
-        for k in range(len(self.open) - 1, 0, -1):
-            if self.open[k].tag == tag:
-                for node in self.open[k:]:
-                    self.hidden -= node.tag in _HIDDEN_TEXT
-                    self.preserving -= node.tag in _PRESERVING
-                del self.open[k:]
-                return
-
-    def handle_data(self, data):
-        self.run.append(data)
-
-    def handle_charref(self, name):
-        # As BeautifulSoup reads a reference: the number, else the digits it starts
-        # with (then the rest as text), else no character and the rest as text.
-        base, digits, body = 10, "0123456789", name
-        if name[:1] in ("x", "X"):
-            base, digits, body = 16, "0123456789abcdef", name[1:]
-        try:
-            number, rest = int(body, base), ""
-        except ValueError:
-            end = 0
-            while end < len(body) and body[end] in digits:
-                end += 1
-            number, rest = (int(body[:end], base), body[end:]) if end else (None, body)
-        if number is not None:
-            self.run.append(_numeric_reference(number))
-        self.run.append(rest)
-
-    def handle_entityref(self, name):
-        character = _entities().get(name)
-        self.run.append(character if character is not None else "&" + name)
-
-    def handle_comment(self, data):
-        self._flush()
-        self.run.append(data)
-        self._flush(counts=False)
-
-    def handle_decl(self, decl):
-        self.handle_comment(decl)
-
-    def handle_pi(self, data):
-        self.handle_comment(data)
-
-    def unknown_decl(self, data):
-        self._flush()
-        if data.upper().startswith("CDATA["):  # CDATA sections are text
-            self.run.append(data[len("CDATA["):])
-            self._flush()
-        else:
-            self.run.append(data)
-            self._flush(counts=False)
-
-    def close(self):
-        super().close()
-        self._flush()
+            tree.handle_data(token[0])
+    tree._flush()
 
 
 _CELL_TAGS = frozenset({"td", "th"})
 _ROW_TAGS = frozenset({"tr"})
 
 
-def html_cells(source: str) -> list[tuple[int, int, int, int, str]] | None:
-    """The cells of the first table of ``source`` as the evaluation places them:
-    (row, column, colspan, rowspan, text), by row then column; None where the
-    evaluation finds no table (no ``table`` element, or a span ``int()`` refuses)."""
-    tree = _Tree()
+_FLAT_TEXT = r"(?:[^<&]++|&[a-zA-Z][a-zA-Z0-9]*+;|&#(?:[0-9]++|[xX][0-9a-fA-F]++);)*+"
+_FLAT_TABLE = re.compile(r'<table>(?:<tr>(?:<(t[dh])(?: (?:col|row)span=(?:"\d+"|\d+))*+>' + _FLAT_TEXT
+                         + r"</\1>)*+</tr>)*+</table>")
+"""One table of rows of cells, each closed, without attributes but spans,
+without nesting: each cell's text is the one run of text inside it (its
+references decoded)."""
+_FLAT_ROW = re.compile(r"<tr>(.*?)</tr>", re.DOTALL)
+_FLAT_CELL = re.compile(r"<t[dh]([^>]*)>([^<]*)</t[dh]>")
+_BARE_TABLE = re.compile(r"<table>(?:<tr>(?:<td>[^<&]*+</td>|<th>[^<&]*+</th>)*+</tr>)*+</table>")
+"""The commonest flat table: no attributes, no references."""
+_BARE_CELL = re.compile(r"<t[dh]>([^<]*)</t[dh]>")
+
+
+def _flat_text(text: str) -> str:
+    """A cell's one run of text, as the tree keeps it."""
+    if "&" in text:
+        tree = SoupTreeBuilder()
+        _feed(tree, text)
+        return "".join(tree.root.children)
+    if text.strip(_ASCII_SPACES):
+        return text
+    return "" if not text else "\n" if "\n" in text else " "
+
+
+def _table_rows(source: str) -> list[list[tuple[dict, str]]] | None:
+    """The rows of the first table of ``source``: each cell's attributes and
+    text; None where there is no table."""
+    if _FLAT_TABLE.fullmatch(source):
+        return [[(dict(_PLAIN_ATTRIBUTE.findall(spans)) if spans else {}, _flat_text(text))
+                 for spans, text in _FLAT_CELL.findall(row)] for row in _FLAT_ROW.findall(source)]
+    tree = SoupTreeBuilder()
     try:
-        tree.feed(source)
-        tree.close()
+        _feed(tree, source)
     except (AssertionError, ValueError):  # (html.parser's refusals of some markup)
         return None
     tables = tree.root.find_all(frozenset({"table"}))
     if not tables:
         return None
-    rows = tables[0].find_all(_ROW_TAGS)
+    return [[(cell.attrs, cell.text()) for cell in row.find_all(_CELL_TAGS)]
+            for row in tables[0].find_all(_ROW_TAGS)]
+
+
+def html_cells(source: str) -> list[tuple[int, int, int, int, str]] | None:
+    """The cells of the first table of ``source`` as the evaluation places them:
+    (row, column, colspan, rowspan, text), by row then column; None where the
+    evaluation finds no table (no ``table`` element, or a span ``int()`` refuses)."""
+    if _BARE_TABLE.fullmatch(source):  # (no spans: each cell where it stands)
+        return [(y, x, 1, 1, _flat_text(text)) for y, row in enumerate(_FLAT_ROW.findall(source))
+                for x, text in enumerate(_BARE_CELL.findall(row))]
+    rows = _table_rows(source)
+    if rows is None:
+        return None
     placed = []
     # The slots covered by spans, a row's as intervals [start, end) of columns
     # (a cell's own slot is not covered by its span).
     covered: list[list[tuple[int, int]]] = [[] for _ in rows]
     for y, row in enumerate(rows):
         shift = 0  # (a cell that moves right moves the cells after it in its row too)
-        for x, cell in enumerate(row.find_all(_CELL_TAGS)):
-            try:
-                w, h = int(cell.attrs.get("colspan", 1)), int(cell.attrs.get("rowspan", 1))
-            except (TypeError, ValueError):
-                return None
+        for x, (attrs, text) in enumerate(row):
+            if not attrs:
+                w = h = 1
+            else:
+                try:
+                    w, h = int(attrs.get("colspan", 1)), int(attrs.get("rowspan", 1))
+                except (TypeError, ValueError):
+                    return None
             at = x + shift
             if (w > 1 or h > 1) and w > 0:
                 if w > 1:
                     covered[y].append((at + 1, at + w))
                 for i in range(y + 1, min(y + h, len(rows))):
                     covered[i].append((at, at + w))
-            while any(start <= at < end for start, end in covered[y]):
+            while covered[y] and any(start <= at < end for start, end in covered[y]):
                 shift += 1
                 at += 1
-            placed.append((y, at, w, h, cell.text()))
+            placed.append((y, at, w, h, text))
     return placed
 
 
@@ -292,6 +194,9 @@ class _Reader:
     def add(self, cells: list, where: str) -> None:
         made = []
         for y, x, w, h, text in cells:
+            if w == 1 and h == 1 and type(w) is int and type(h) is int:  # (the common cell)
+                made.append(make_cell(y, x, y, x, text))
+                continue
             w, h = (w if type(w) is int and w >= 1 else 1), (h if type(h) is int and h >= 1 else 1)
             if w > MAX_SPAN or h > MAX_SPAN:
                 self.differs(f"a span larger than {MAX_SPAN} read as {MAX_SPAN}", where)
@@ -303,6 +208,13 @@ class _Reader:
     def gt_table(self, value: list, where: str) -> None:
         cells, sound = [], 0
         for k, item in enumerate(value):
+            if type(item) is dict:  # (the common cell: whole numbers x and y, a text)
+                x, y, content = item.get("x"), item.get("y"), item.get("content")
+                if type(x) is int and type(y) is int and type(content) is str:
+                    sound += 1
+                    if cells is not None:
+                        cells.append((y, x, item.get("w", 1), item.get("h", 1), content))
+                    continue
             get = item.get if type(item) is dict else None
             x, y = (integer(get("x")), integer(get("y"))) if get else (None, None)
             if get and ((type(get("x")) is not int and x is not None) or (type(get("y")) is not int and y is not None)):

@@ -4,7 +4,8 @@ GriTS_Con, GriTS_Top and GriTS_Loc of each table pair, each with its precision
 and recall, as ``microsoft/table-transformer``'s ``src/grits.py`` defines them,
 and ``acc_con`` (1 where GriTS_Con is 1) as its evaluation counts it. How they
 are computed, equal to the reference: :mod:`convertables.scoring.grits_alignment`
-(numpy, imported when a table is first scored). Tables are paired and the
+(numpy, imported when a table too large for
+:mod:`convertables.scoring.grits_small`, plain Python, is first scored). Tables are paired and the
 scores averaged as for every per-table similarity
 (:mod:`convertables.scoring.table_similarity`): pairs by GriTS_Con.
 """
@@ -51,6 +52,15 @@ class GritsMetric(TableSimilarityMetric):
     def pairing_key(self, settings: ScoreSettings) -> str:
         """Pooled, the pairing maximises the page's summed matched similarity (its pooled GriTS_Con)."""
         return "grits_matched_con" if settings.aggregate == "pooled" else "grits_con"
+
+    def pairing_weight(self, value: float | None, settings: ScoreSettings) -> float:
+        """Pooled, the matched similarity as a 32-bit float, as grits-metric weighs the pairs (where
+        two pairings' sums differ only below that precision, it is the one it chooses)."""
+        if settings.aggregate != "pooled":
+            return value or 0.0
+        from .grits_small import float32
+
+        return float32(value or 0.0)
 
     def reading(self, settings: ScoreSettings):
         """``--cell-placement``: the HTML tables' reading that places their cells."""
@@ -128,9 +138,8 @@ class GritsMetric(TableSimilarityMetric):
         anew for each kind of GriTS, on its own matched similarity (as 32-bit
         floats): for GriTS_Top and GriTS_Loc, the matched similarities of their
         own pairing, in ground-truth order (where a page's pairing has a choice)."""
-        import numpy as np
-
         from .assignment import max_weight_assignment
+        from .grits_small import float32
 
         kinds = [k for k in ("top", "loc") if any(r.get(f"grits_matched_{k}") is not None for r in records)]
         if not kinds or len(gt.tables) < 2 and len(result.tables) < 2:
@@ -156,7 +165,7 @@ class GritsMetric(TableSimilarityMetric):
             if not results:
                 continue
             for kind in kinds:
-                weights = [[float(np.float32(scores(g, r).get(f"grits_matched_{kind}") or 0.0)) for r in results]
+                weights = [[float32(scores(g, r).get(f"grits_matched_{kind}") or 0.0) for r in results]
                            for g in gts]
                 own[kind] += [(order[id(gts[i])], weights[i][j]) for i, j in max_weight_assignment(weights)]
         return {kind: [value for _, value in sorted(chosen, key=lambda pair: pair[0])] for kind, chosen in own.items()}
@@ -220,25 +229,47 @@ class GritsMetric(TableSimilarityMetric):
         return summary
 
     def prepare(self, table: Table, document, settings: ScoreSettings):
-        from .grits_alignment import prepare
+        from .grits_small import prepare_small
 
-        prepared = prepare(table, from_zero=settings.grid_origin == "zero")
+        from_zero = settings.grid_origin == "zero"
+        prepared = prepare_small(table, from_zero)
+        if prepared is None:  # (a large table, or one with cell boxes)
+            from .grits_alignment import prepare
+
+            prepared = prepare(table, from_zero)
         if getattr(_DOCUMENT, "prepared", None) is not None:
             _DOCUMENT.prepared[id(table)] = prepared
         return prepared
 
     def table_scores(self, gt, result, settings: ScoreSettings) -> dict:
-        from .grits_alignment import grits_of_prepared
+        return self.table_scores_many([(gt, result)], settings)[0]
 
-        scores = grits_of_prepared(gt, result, bool(settings.true_iou), counts=settings.aggregate == "pooled",
-                                   exact_lcs=settings.text_similarity == "lcs")
-        scores = _ordered(scores, acc_con=float(scores["grits_con"] == 1.0))
-        if getattr(_DOCUMENT, "pairs", None) is not None:
-            _DOCUMENT.pairs[id(gt), id(result)] = scores
-        return scores
+    def table_scores_many(self, pairs: list, settings: ScoreSettings) -> list[dict]:
+        """Each pair's scores: in plain Python where both tables are small
+        (:mod:`convertables.scoring.grits_small`), else with numpy, the pairs' alignments together."""
+        from .grits_small import SmallTable, grits_of_small, small_pair
+
+        options = {"union_iou": bool(settings.true_iou), "counts": settings.aggregate == "pooled",
+                   "exact_lcs": settings.text_similarity == "lcs"}
+        out: list = [grits_of_small(gt, result, **options) if small_pair(gt, result) else None
+                     for gt, result in pairs]
+        rest = [k for k, scores in enumerate(out) if scores is None]
+        if rest:
+            from .grits_alignment import grits_of_prepared_many, prepared_from_small
+
+            full = [tuple(prepared_from_small(table) if isinstance(table, SmallTable) else table
+                          for table in pairs[k]) for k in rest]
+            for k, scores in zip(rest, grits_of_prepared_many(full, **options)):
+                out[k] = scores
+        pairs_seen = getattr(_DOCUMENT, "pairs", None)
+        for k, (gt, result) in enumerate(pairs):
+            out[k] = _ordered(out[k], acc_con=float(out[k]["grits_con"] == 1.0))
+            if pairs_seen is not None:
+                pairs_seen[id(gt), id(result)] = out[k]
+        return out
 
     def unpaired_scores(self, table, settings: ScoreSettings) -> dict:
-        from .grits_alignment import unpaired
+        from .grits_small import unpaired
 
         scores = _ordered(unpaired(table), acc_con=0.0)
         return {**scores, "positions": table.positions} if settings.aggregate == "pooled" else scores
@@ -285,7 +316,7 @@ def _pooled_sums(tables: list[dict], own: dict[str, list[float]] | None = None) 
     positions] summed over its tables, an unpaired table's positions on its own side. The pairs'
     matched similarities are summed as 32-bit floats, as grits-metric keeps and sums them; ``own``:
     a kind's matched similarities under a pairing of its own (:meth:`GritsMetric._own_pairings`)."""
-    import numpy as np
+    from .grits_small import float32_sum
 
     sums: dict[str, list] = {}
     matched: dict[str, list] = {}
@@ -301,12 +332,12 @@ def _pooled_sums(tables: list[dict], own: dict[str, list[float]] | None = None) 
                 total[1] += record["true_positions"]
                 total[2] += record["pred_positions"]
     for kind, values in {**matched, **(own or {})}.items():
-        sums[kind][0] = float(np.array(values, dtype=np.float32).sum())
+        sums[kind][0] = float32_sum(values)
     return sums
 
 
 def _pooled_scores(sums: dict) -> dict:
-    from .grits_alignment import fscore
+    from .grits_small import fscore
 
     out = {}
     for kind, (matched, n_true, n_pred) in sums.items():

@@ -49,6 +49,8 @@ import numpy as np
 from ..model import Table
 from .text import cell_text
 from .metric import TableTooLarge
+from .grits_small import fscore, unpaired  # noqa: F401 (also this module's)
+from .grits_small import SmallTable, align_outer, all_matching, span_similarity
 
 # The alignment weighs every pair of positions (true rows x true columns x
 # predicted rows x predicted columns): beyond this many it is refused.
@@ -57,6 +59,9 @@ MAX_POSITION_PAIRS = 25_000_000
 # 65,534 rows and 1,000 columns); such a grid could pair with almost nothing.
 MAX_POSITIONS = 1_000_000
 STEP_BUDGET = 1 << 22  # values in one step's arrays of the alignment's DP
+TOGETHER_PAIRS = 10_000  # pairs of positions of a pair whose inner alignments run with others'
+OUTER_IN_PYTHON = 400
+SPANS_IN_PYTHON = 100  # pairs of distinct relative spans whose similarity is computed in plain Python  # an outer DP of at most this many entries runs in plain Python (the same figures)
 
 
 class GridTooLarge(TableTooLarge):
@@ -298,10 +303,26 @@ def _row_and_column_scores(similarities: list[np.ndarray], true_indexes: list[np
     return np.stack(row_scores), np.stack(col_scores)
 
 
-def _align_outer(inner: np.ndarray) -> list[tuple[list[int], list[int]]]:
+def _aligned(inner: np.ndarray) -> list[tuple[list[int], list[int]]]:
+    """:func:`_align_outer`, in plain Python where the DP is small (numpy's cost a call outweighs it)."""
+    if inner.shape[1] * inner.shape[2] <= OUTER_IN_PYTHON:
+        return [align_outer(kind) for kind in inner.tolist()]
+    return _align_outer(inner)
+
+
+def _aligned_each(inner: np.ndarray, shapes: list[tuple[int, int]]) -> list[tuple[list[int], list[int]]]:
+    """:func:`_align_outer` of each entry of ``inner`` in its own shape: in plain Python where all are small."""
+    if max(n * m for n, m in shapes) > OUTER_IN_PYTHON:
+        return _align_outer(inner, shapes)
+    return [align_outer([line[:m] for line in entry[:n]]) for entry, (n, m) in zip(inner.tolist(), shapes)]
+
+
+def _align_outer(inner: np.ndarray, shapes: list[tuple[int, int]] | None = None) -> list[tuple[list[int], list[int]]]:
     """For each kind (``inner`` is (kinds, n, m)): the aligned true and predicted
     indices of the outer DP, traced back as the reference does: diagonal first,
-    then up (skip a true index), then left. The DP of all kinds advances together."""
+    then up (skip a true index), then left. The DP of all kinds advances together.
+    ``shapes``: each kind's own (n, m), its DP in the first rows and columns (what lies
+    beyond them changes none of its values)."""
     kinds, n, m = inner.shape
     scores = np.zeros((kinds, n + 1, m + 1))
     for i in range(n):
@@ -312,8 +333,8 @@ def _align_outer(inner: np.ndarray) -> list[tuple[list[int], list[int]]]:
     here = scores[:, 1:, 1:]
     pointers = np.where(diagonal == here, 0, np.where(scores[:, :-1, 1:] == here, -1, 1)).astype(np.int8)
     out = []
-    for pointer in pointers.tolist():  # (lists: read an entry at a time, numpy's scalars cost more)
-        i, j = n, m
+    for k, pointer in enumerate(pointers.tolist()):  # (lists: read an entry at a time, numpy's scalars cost more)
+        i, j = (n, m) if shapes is None else shapes[k]
         true_idx: list[int] = []
         pred_idx: list[int] = []
         while i > 0 and j > 0:
@@ -342,30 +363,29 @@ def matched_similarities(similarities: list[np.ndarray], true_indexes: list[np.n
     (n_true_rows, n_true_cols), (n_pred_rows, n_pred_cols) = true_indexes[0].shape, pred_indexes[0].shape
     if 0 in (n_true_rows, n_true_cols, n_pred_rows, n_pred_cols):
         return [0.0] * len(similarities)
+    out = [all_matching(sim.shape, true_index.shape, pred_index.shape, sim[0, 0])
+           for sim, true_index, pred_index in zip(similarities, true_indexes, pred_indexes)]
+    rest = [k for k, value in enumerate(out) if value is None]
+    if not rest:
+        return out
+    similarities = [similarities[k] for k in rest]
+    true_indexes = [true_indexes[k] for k in rest]
+    pred_indexes = [pred_indexes[k] for k in rest]
     row_scores, col_scores = _row_and_column_scores(similarities, true_indexes, pred_indexes)
-    out = []
-    for (sim, true_index, pred_index), (true_rows, pred_rows), (true_cols, pred_cols) in zip(
-            zip(similarities, true_indexes, pred_indexes), _align_outer(row_scores), _align_outer(col_scores)):
+    for k, (sim, true_index, pred_index), (true_rows, pred_rows), (true_cols, pred_cols) in zip(
+            rest, zip(similarities, true_indexes, pred_indexes), _aligned(row_scores), _aligned(col_scores)):
         if not true_rows or not true_cols:
-            out.append(0.0)
+            out[k] = 0.0
             continue
         values = sim[true_index[np.asarray(true_rows)[:, None], true_cols],
                      pred_index[np.asarray(pred_rows)[:, None], pred_cols]]
-        out.append(float(np.add.accumulate(values.ravel())[-1]))
+        out[k] = float(np.add.accumulate(values.ravel())[-1])
     return out
 
 
 def matched_similarity(similarity: np.ndarray, true_index: np.ndarray, pred_index: np.ndarray) -> float:
     """:func:`matched_similarities` of one kind."""
     return matched_similarities([similarity], [true_index], [pred_index])[0]
-
-
-def fscore(matched: float, n_true: int, n_pred: int) -> tuple[float, float, float]:
-    """(GriTS, precision, recall) as the reference's ``compute_fscore``."""
-    precision = matched / n_pred if n_pred > 0 else 1.0
-    recall = matched / n_true if n_true > 0 else 1.0
-    f = 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
-    return float(f), float(precision), float(recall)
 
 
 # -- per table ------------------------------------------------------------------------------
@@ -411,6 +431,18 @@ def prepare(table: Table, from_zero: bool = False) -> PreparedTable:
                          boxes, frames, box_index)
 
 
+def prepared_from_small(small: SmallTable) -> PreparedTable:
+    """A table :mod:`convertables.scoring.grits_small` prepared, as :func:`prepare` makes it (its
+    distinct values in another order, which changes no figure); made once, kept on ``small``."""
+    if small._full is None:
+        no_box = np.zeros(small.shape, dtype=np.intp)  # (no box: every position's box is the one empty box)
+        small._full = PreparedTable(
+            small.positions, small.shape, np.array(small.spans, dtype=np.int64).reshape(-1, 4),
+            np.array(small.span_rows, dtype=np.intp).reshape(small.shape), small.texts,
+            np.array(small.text_rows, dtype=np.intp).reshape(small.shape), np.zeros((1, 4)), [None], no_box)
+    return small._full
+
+
 def _put(out: dict, kind: str, matched: float, n_true: int, n_pred: int) -> None:
     f, p, r = fscore(matched, n_true, n_pred)
     out[f"grits_{kind}"] = f
@@ -438,9 +470,25 @@ def grits_of_prepared(true: PreparedTable, pred: PreparedTable, union_iou: bool 
         (n_true_rows, n_true_cols), (n_pred_rows, n_pred_cols) = true.shape, pred.shape
         raise GridTooLarge(f"GriTS of a {n_true_rows} x {n_true_cols} and a {n_pred_rows} x {n_pred_cols} grid: "
                            f"{n_true * n_pred:,} pairs of positions to weigh (at most {MAX_POSITION_PAIRS:,})")
+    kinds, similarities, true_indexes, pred_indexes = _kinds(true, pred, union_iou, exact_lcs)
+    for kind, matched in zip(kinds, matched_similarities(similarities, true_indexes, pred_indexes)):
+        _put(out, kind, matched, n_true, n_pred)
+        if counts:
+            out[f"grits_matched_{kind}"] = matched
+    return out
+
+
+def _kinds(true: PreparedTable, pred: PreparedTable, union_iou: bool, exact_lcs: bool) -> tuple:
+    """The kinds of GriTS of a pair, and for each the similarity of the distinct values and the
+    two grids' indexes of them."""
     iou = true_iou if union_iou else enclosing_iou
     kinds = ["top", "con"]
-    similarities = [iou(true.spans, pred.spans), lcs_similarity(true.texts, pred.texts, exact_lcs)]
+    if len(true.spans) * len(pred.spans) <= SPANS_IN_PYTHON:  # (a few: numpy's cost a call outweighs them)
+        spans = np.array(span_similarity(true.spans.tolist(), pred.spans.tolist(), union_iou)).reshape(
+            len(true.spans), len(pred.spans))
+    else:
+        spans = iou(true.spans, pred.spans)
+    similarities = [spans, lcs_similarity(true.texts, pred.texts, exact_lcs)]
     true_indexes = [true.span_index, true.text_index]
     pred_indexes = [pred.span_index, pred.text_index]
     frame = true.frame if true.frame is not None else pred.frame
@@ -452,15 +500,76 @@ def grits_of_prepared(true: PreparedTable, pred: PreparedTable, union_iou: bool 
         similarities.append(similarity)
         true_indexes.append(true.box_index)
         pred_indexes.append(pred.box_index)
-    for kind, matched in zip(kinds, matched_similarities(similarities, true_indexes, pred_indexes)):
-        _put(out, kind, matched, n_true, n_pred)
+    return kinds, similarities, true_indexes, pred_indexes
+
+
+def grits_of_prepared_many(pairs: list[tuple[PreparedTable, PreparedTable]], union_iou: bool = False,
+                           counts: bool = False, exact_lcs: bool = False) -> list[dict[str, float]]:
+    """:func:`grits_of_prepared` of each pair. The inner alignments of the pairs of small grids
+    run together (:func:`_matched_together`), so that numpy's cost a call is paid once for them all."""
+    together = [k for k, (true, pred) in enumerate(pairs)
+                if 0 < true.positions * pred.positions <= TOGETHER_PAIRS]
+    if len(together) < 2:
+        return [grits_of_prepared(true, pred, union_iou, counts, exact_lcs) for true, pred in pairs]
+    problems = {k: _kinds(*pairs[k], union_iou, exact_lcs) for k in together}
+    found = _matched_together([problems[k][1:] for k in together])
+    matched = {k: found[n] for n, k in enumerate(together)}
+    outs = []
+    for k, (true, pred) in enumerate(pairs):
+        if k not in problems:
+            outs.append(grits_of_prepared(true, pred, union_iou, counts, exact_lcs))
+            continue
+        out: dict[str, float] = {}
         if counts:
-            out[f"grits_matched_{kind}"] = matched
+            out["true_positions"], out["pred_positions"] = true.positions, pred.positions
+        for kind, value in zip(problems[k][0], matched[k]):
+            _put(out, kind, value, true.positions, pred.positions)
+            if counts:
+                out[f"grits_matched_{kind}"] = value
+        outs.append(out)
+    return outs
+
+
+def _matched_together(problems: list[tuple[list, list, list]]) -> dict[int, list[float]]:
+    """:func:`matched_similarities` of many pairs (each: its kinds' similarities and indexes),
+    as one DP over all of them: each pair's rewards laid in one array, padded with rewards of 0
+    after its last rows and columns, which leave every DP value of its own rows and columns as it
+    is (a DP row is a running maximum, rewards are never negative). Batches of pairs keep the
+    array within :data:`STEP_BUDGET` values. Keys: the problems' indices."""
+    out: dict[int, list] = {k: [None] * len(sims) for k, (sims, _, _) in enumerate(problems)}
+    entries = []
+    for k, (sims, ts, ps) in enumerate(problems):
+        for kind, (sim, t, p) in enumerate(zip(sims, ts, ps)):
+            out[k][kind] = all_matching(sim.shape, t.shape, p.shape, sim[0, 0])
+            if out[k][kind] is None:
+                entries.append(((k, kind), sim, t, p))
+    first = 0
+    while first < len(entries):
+        shape = [0, 0, 0, 0]
+        last = first
+        while last < len(entries):
+            grown = [max(a, b) for a, b in zip(shape, entries[last][2].shape + entries[last][3].shape)]
+            if last > first and (last + 1 - first) * grown[0] * grown[1] * grown[2] * grown[3] > STEP_BUDGET // 4:
+                break
+            shape, last = grown, last + 1
+        batch = entries[first:last]
+        reward = np.zeros((len(batch), *shape))
+        for b, (_, sim, t, p) in enumerate(batch):
+            reward[b, :t.shape[0], :t.shape[1], :p.shape[0], :p.shape[1]] = sim[
+                t.reshape(-1, 1), p.reshape(1, -1)].reshape(t.shape + p.shape)
+        n_true_rows, n_true_cols, n_pred_rows, n_pred_cols = shape
+        by_rows = lambda rows, col: reward[:, rows, col].transpose(3, 0, 1, 2)  # noqa: E731
+        by_cols = lambda cols, row: reward[:, row, cols].transpose(2, 0, 1, 3)  # noqa: E731
+        row_scores = _inner_scores(by_rows, len(batch), n_true_rows, n_true_cols, n_pred_rows, n_pred_cols)
+        col_scores = _inner_scores(by_cols, len(batch), n_true_cols, n_true_rows, n_pred_cols, n_pred_rows)
+        row_alignments = _aligned_each(row_scores, [(t.shape[0], p.shape[0]) for _, _, t, p in batch])
+        col_alignments = _aligned_each(col_scores, [(t.shape[1], p.shape[1]) for _, _, t, p in batch])
+        for b, (k, _, t, p) in enumerate(batch):
+            (true_rows, pred_rows), (true_cols, pred_cols) = row_alignments[b], col_alignments[b]
+            if not true_rows or not true_cols:
+                out[k[0]][k[1]] = 0.0
+                continue
+            values = reward[b][np.asarray(true_rows)[:, None], true_cols, np.asarray(pred_rows)[:, None], pred_cols]
+            out[k[0]][k[1]] = float(np.add.accumulate(values.ravel())[-1])
+        first = last
     return out
-
-
-def unpaired(table: PreparedTable) -> dict[str, float | None]:
-    """The scores of a table no table of the other side was paired with: 0, and
-    GriTS_Loc only where the table has boxes (None otherwise)."""
-    return {f"grits_{measure}{kind}": (None if kind == "loc" and table.frame is None else 0.0)
-            for kind in ("top", "con", "loc") for measure in ("", "precision_", "recall_")}

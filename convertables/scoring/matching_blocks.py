@@ -1,4 +1,5 @@
-"""How many characters ``difflib.SequenceMatcher(None, a, b)`` matches, for many pairs at once.
+"""How many characters ``difflib.SequenceMatcher(None, a, b)`` matches, for many pairs at once
+(:func:`matched_characters`), and for one pair of long texts (:func:`matched_characters_of`).
 
 GriTS_Con (:mod:`convertables.scoring.grits`) counts the characters of the
 matching blocks of Python's ``difflib`` (the Ratcliff/Obershelp match), which
@@ -11,7 +12,7 @@ character occurring more than ``len(b) // 100 + 1`` times in it is *popular*
 and cannot start or continue a block; a block found is then extended by equal
 characters on both sides, popular or not.
 
-Computed here without a Python step per pair:
+Many pairs are computed without a Python step per pair:
 
 * the LCS of every pair (rapidfuzz, compiled) bounds the greedy match from
   above, and settles pairs whose LCS is 0 or 1 (one common character is one
@@ -26,6 +27,8 @@ Computed here without a Python step per pair:
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from functools import lru_cache
 from typing import Sequence
 
 import numpy as np
@@ -39,16 +42,21 @@ _ROW_BUDGET = 1 << 20  # words of masks laid out at once
 _TABLE_BUDGET = 1 << 23  # words of the (b, character) -> mask table at once
 
 
-def popular_characters(b: str) -> set[str]:
+def popular_characters(b: str) -> frozenset[str]:
     """The characters difflib's autojunk takes out of ``b``'s index."""
     n = len(b)
     if n < 200:
-        return set()
+        return frozenset()
+    return _popular_in_long(b)
+
+
+@lru_cache(maxsize=16)
+def _popular_in_long(b: str) -> frozenset[str]:
+    n = len(b)
+    from collections import Counter
+
     limit = n // 100 + 1
-    counts: dict[str, int] = {}
-    for ch in b:
-        counts[ch] = counts.get(ch, 0) + 1
-    return {ch for ch, count in counts.items() if count > limit}
+    return frozenset(ch for ch, count in Counter(b).items() if count > limit)
 
 
 class _Flat:
@@ -380,25 +388,246 @@ def _extend(a: _Flat, b: _Flat, pa, pb, extend, alo, ahi, blo, bhi, i0, j0, size
     return i0, j0, size
 
 
+_SMALL_AREA = 1 << 16  # a range of fewer cells (a's characters x b's) is searched character by character
+_PAIR_BUDGET = 1 << 22  # equal unpopular characters laid out at once; more: searched character by character
+_LONGEST = 1 << 20  # texts up to this length: a run's rank fits a 64-bit integer
+
+
 def matched_characters_of(a: str, b: str) -> int:
     """The total size of ``difflib.SequenceMatcher(None, a, b).get_matching_blocks()``
-    for one pair: difflib's greedy match, its search for the longest block of
-    each range walking only the characters of ``a`` that can start or continue a
-    block (those in ``b`` and not popular there), where difflib walks all of
-    them. Long texts, most of whose characters are popular, are matched many
-    times faster."""
-    from bisect import bisect_left
+    for one pair: difflib's greedy match, the same blocks found otherwise.
 
+    difflib's longest block of a range is its longest diagonal run of equal
+    unpopular characters (the first in ``a``, then in ``b``), extended by equal
+    characters on either side. Here the runs of the whole pair are laid out
+    once (numpy) and ranked (longest, then first in ``a``, then in ``b``); a
+    range's block is the first run of the ranking wholly inside it, unless a
+    run cut by its edges is longer there. Of a range's two sides, the larger
+    goes on down the same ranking (the runs passed over lie outside it, and
+    outside every range within it); the smaller lays out its own runs, or,
+    when small, is searched character by character as difflib does."""
     if not a or not b:
         return 0
     popular = popular_characters(b)
+    if len(a) * len(b) <= _SMALL_AREA or len(a) + len(b) > _LONGEST:
+        return _searched(a, b, popular, 0, len(a), 0, len(b))
+    ranking = _ranked_runs(a, b, popular, 0, len(a), 0, len(b))
+    if ranking is None:
+        return _searched(a, b, popular, 0, len(a), 0, len(b))
+    total = 0
+    # (alo, ahi, blo, bhi, ranking, where in it to go on, the runs cut by the range's edges)
+    stack = [(0, len(a), 0, len(b), ranking, 0, [])]
+    while stack:
+        alo, ahi, blo, bhi, ranking, at, cut = stack.pop()
+        if ranking is None:
+            total += _searched(a, b, popular, alo, ahi, blo, bhi)
+            continue
+        best = None  # (size, -i, -diagonal): the greatest wins
+        still_cut = []
+        for start, diagonal, size in cut:
+            first, end = max(start, alo, blo - diagonal), min(start + size, ahi, bhi - diagonal)
+            if end > first:
+                still_cut.append((start, diagonal, size))
+                if best is None or (end - first, -first, -diagonal) > best:
+                    best = (end - first, -first, -diagonal)
+        known = len(still_cut)
+        inside, at = _scan(ranking, at, alo, ahi, blo, bhi, best, still_cut)
+        if inside is not None:
+            start, diagonal, size = inside
+            if best is None or (size, -start, -diagonal) > best:
+                best = (size, -start, -diagonal)
+        for start, diagonal, size in still_cut[known:]:
+            first, end = max(start, alo, blo - diagonal), min(start + size, ahi, bhi - diagonal)
+            if best is None or (end - first, -first, -diagonal) > best:
+                best = (end - first, -first, -diagonal)
+        if best is None:
+            i, j, k = alo, blo, 0  # (difflib then extends an empty block at the range's start)
+        else:
+            k, i = best[0], -best[1]
+            j = i - best[2]
+            if inside is not None and i == inside[0] and j - i == inside[1]:
+                at += 1
+        # extended by equal characters on both sides, popular or not
+        back = _common_suffix(a, i, b, j, min(i - alo, j - blo))
+        i, j, k = i - back, j - back, k + back
+        k += _common_prefix(a, i + k, b, j + k, min(ahi - i - k, bhi - j - k))
+        if not k:
+            continue
+        total += k
+        sides = []
+        if alo < i and blo < j:
+            sides.append((alo, i, blo, j))
+        if i + k < ahi and j + k < bhi:
+            sides.append((i + k, ahi, j + k, bhi))
+        larger = max(sides, key=lambda side: (side[1] - side[0]) * (side[3] - side[2]), default=None)
+        for side in sides:
+            if side is larger:
+                stack.append((*side, ranking, at, still_cut))
+            elif (side[1] - side[0]) * (side[3] - side[2]) <= _SMALL_AREA:
+                stack.append((*side, None, 0, []))
+            else:
+                stack.append((*side, _ranked_runs(a, b, popular, *side), 0, []))
+    return total
+
+
+def _scan(ranking, at: int, alo: int, ahi: int, blo: int, bhi: int, best, cut: list):
+    """Goes down the ranking from ``at`` to its first run wholly inside the range
+    (returned as (start, diagonal, size) with its place, None and the place to go
+    on from where there is none or no later run can be longer than ``best``),
+    adding the runs cut by the range's edges passed on the way to ``cut``."""
+    starts, diagonals, sizes, ends, group_ends = ranking
+    n = len(starts)
+    least = best[0] if best is not None else 0
+    # group by group first (the runs of one size starting at one place in a, by their place
+    # in b): the answer is mostly a few groups on; then in stretches growing fourfold
+    for _ in range(16):
+        if at >= n:
+            return None, at
+        size = int(sizes[at])
+        if size < least:
+            return None, at
+        start, stop = int(starts[at]), int(group_ends[at])
+        if start < ahi and start + size > alo:
+            # the runs ending in b before blo lie outside; from the first starting at bhi on too
+            at = bisect_left(diagonals, blo - size - start + 1, at, stop)
+            for at in range(at, stop):
+                diagonal = int(diagonals[at])
+                if start + diagonal >= bhi:
+                    break
+                first, end = max(start, alo, blo - diagonal), min(start + size, ahi, bhi - diagonal)
+                if end > first:
+                    if first == start and end == start + size:
+                        return (start, diagonal, size), at
+                    cut.append((start, diagonal, size))
+                    least = max(least, end - first)
+        at = stop
+    stretch = 256
+    while at < n:
+        if sizes[at] < least:
+            return None, at
+        high = min(n, at + stretch)
+        stretch *= 4
+        s, d, e = starts[at:high], diagonals[at:high], ends[at:high]
+        first = np.maximum(np.maximum(s, alo), blo - d)
+        end = np.minimum(np.minimum(e, ahi), bhi - d)
+        alive = end > first
+        whole = alive & (first == s) & (end == e)
+        found = int(whole.argmax()) if whole.any() else high - at
+        for k in np.flatnonzero(alive[:found]).tolist():
+            cut.append((int(s[k]), int(d[k]), int(e[k] - s[k])))
+            least = max(least, int(end[k] - first[k]))
+        if found < high - at:
+            at += found
+            return (int(s[found]), int(d[found]), int(e[found] - s[found])), at
+        at = high
+    return None, at
+
+
+def _ranked_runs(a: str, b: str, popular: frozenset[str], alo: int, ahi: int, blo: int, bhi: int):
+    """The maximal diagonal runs of equal unpopular characters of ``a[alo:ahi]``
+    and ``b[blo:bhi]``, as arrays of their starts in ``a``, their diagonals
+    (j - i), their sizes and their ends in ``a``, longest first, then by start
+    in ``a``, then in ``b``; None where they are too many to lay out."""
+    codes_a = _codes(a[alo:ahi])
+    codes_b = _codes(b[blo:bhi])
+    # (each popular character of b as -1: it starts and continues no run)
+    if popular:
+        known = np.sort(np.array([ord(ch) for ch in popular], dtype=np.int64))
+        place = np.minimum(np.searchsorted(known, codes_b), len(known) - 1)
+        codes_b[known[place] == codes_b] = -1
+    b_at = np.argsort(codes_b, kind="stable")
+    b_sorted = codes_b[b_at]
+    first = np.searchsorted(b_sorted, codes_a, side="left")
+    count = np.searchsorted(b_sorted, codes_a, side="right") - first
+    pairs = int(count.sum())
+    if pairs > _PAIR_BUDGET:
+        return None
+    # the pairs of equal characters, by i, then j
+    i = np.repeat(np.arange(len(codes_a)), count)
+    j = b_at[np.repeat(first - (np.cumsum(count) - count), count) + np.arange(pairs)]
+    # a run starts at a pair whose characters before are not such a pair
+    continues = (i > 0) & (j > 0)
+    continues[continues] = codes_a[i[continues] - 1] == codes_b[j[continues] - 1]
+    run_i, diagonal = i[~continues], (j - i)[~continues]
+    sizes = np.ones(len(run_i), dtype=np.int64)
+    growing = np.arange(len(run_i) if len(run_i) < pairs else 0)  # (where every run is one pair long: none)
+    while len(growing):
+        at_a = run_i[growing] + sizes[growing]
+        at_b = at_a + diagonal[growing]
+        inside = (at_a < len(codes_a)) & (at_b < len(codes_b))
+        growing, at_a, at_b = growing[inside], at_a[inside], at_b[inside]
+        growing = growing[codes_a[at_a] == codes_b[at_b]]
+        sizes[growing] += 1
+    # the runs are by i, then j already: a stable sort by size ranks them
+    order = np.argsort(-sizes if sizes.max(initial=0) >= 1 << 15 else (-sizes).astype(np.int16), kind="stable")
+    run_i, sizes, diagonal = run_i[order] + alo, sizes[order], diagonal[order] + blo - alo
+    # where the group of each run (the runs of its size starting where it starts) ends
+    starts_group = np.ones(len(run_i), dtype=bool)
+    starts_group[1:] = (sizes[1:] != sizes[:-1]) | (run_i[1:] != run_i[:-1])
+    group_ends = np.append(np.flatnonzero(starts_group)[1:], len(run_i))[np.cumsum(starts_group) - 1]
+    return run_i, diagonal, sizes, run_i + sizes, group_ends
+
+
+def _codes(text: str) -> np.ndarray:
+    return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32).astype(np.int64)
+
+
+def _common_prefix(a: str, i: int, b: str, j: int, limit: int) -> int:
+    """The length of the common prefix of ``a[i:i + limit]`` and ``b[j:j + limit]``
+    (slices compared a doubling stretch at a time, then halved)."""
+    if limit <= 0 or a[i] != b[j]:
+        return 0
+    low, step = 1, 1
+    while low < limit:
+        high = min(limit, low + step)
+        if a[i + low:i + high] != b[j + low:j + high]:
+            while high - low > 1:
+                middle = (low + high) // 2
+                if a[i + low:i + middle] == b[j + low:j + middle]:
+                    low = middle
+                else:
+                    high = middle
+            return low
+        low, step = high, step * 2
+    return limit
+
+
+def _common_suffix(a: str, i: int, b: str, j: int, limit: int) -> int:
+    """The length of the common suffix of ``a[i - limit:i]`` and ``b[j - limit:j]``."""
+    if limit <= 0 or a[i - 1] != b[j - 1]:
+        return 0
+    low, step = 1, 1
+    while low < limit:
+        high = min(limit, low + step)
+        if a[i - high:i - low] != b[j - high:j - low]:
+            while high - low > 1:
+                middle = (low + high) // 2
+                if a[i - middle:i - low] == b[j - middle:j - low]:
+                    low = middle
+                else:
+                    high = middle
+            return low
+        low, step = high, step * 2
+    return limit
+
+
+def _searched(a: str, b: str, popular: frozenset[str], alo: int, ahi: int, blo: int, bhi: int) -> int:
+    """The characters difflib matches within the range, its blocks and theirs:
+    difflib's search of each range for its longest block, walking only the
+    characters of ``a`` that can start or continue a block (those in ``b`` and
+    not popular there), where difflib walks all of them."""
+    common = set(a[alo:ahi]).intersection(b[blo:bhi])
+    if not (common - popular if popular else common):
+        # no block of unpopular characters: difflib's only block is the equal start, if any
+        return _common_prefix(a, alo, b, blo, min(ahi - alo, bhi - blo))
     positions: dict[str, list[int]] = {}
-    for j, ch in enumerate(b):
+    for j in range(blo, bhi):
+        ch = b[j]
         if ch not in popular:
             positions.setdefault(ch, []).append(j)
-    useful = [i for i, ch in enumerate(a) if ch in positions]
+    useful = [i for i in range(alo, ahi) if a[i] in positions]
     total = 0
-    ranges = [(0, len(a), 0, len(b))]
+    ranges = [(alo, ahi, blo, bhi)]
     while ranges:
         alo, ahi, blo, bhi = ranges.pop()
         # the longest block of unpopular characters, the first in a, then in b, of the longest
@@ -426,10 +655,9 @@ def matched_characters_of(a: str, b: str) -> int:
             runs = new_runs
         i, j = best_i, best_j
         # then extended by equal characters on both sides, popular or not
-        while i > alo and j > blo and a[i - 1] == b[j - 1]:
-            i, j, k = i - 1, j - 1, k + 1
-        while i + k < ahi and j + k < bhi and a[i + k] == b[j + k]:
-            k += 1
+        back = _common_suffix(a, i, b, j, min(i - alo, j - blo))
+        i, j, k = i - back, j - back, k + back
+        k += _common_prefix(a, i + k, b, j + k, min(ahi - i - k, bhi - j - k))
         if k:
             total += k
             if alo < i and blo < j:

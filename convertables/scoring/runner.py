@@ -8,6 +8,7 @@ records alone.
 from __future__ import annotations
 
 import os
+import sys
 import time
 from contextlib import nullcontext
 from dataclasses import replace
@@ -204,10 +205,14 @@ def score_pair(pair_: DocumentPair, settings: ScoreSettings, explain: bool = Fal
     except UsageError as exc:
         return failed(Diagnostic("format-unavailable", Severity.ERROR, str(exc), where))
     except MemoryError:
-        return failed(Diagnostic("too-large", Severity.ERROR, "out of memory: the document needs more memory than "
-                                 "is available", where), counted=False)
+        exhausted = True  # said below, outside the handler, whose traceback holds what was read
     except Exception as exc:  # a bug of ours: one line for this document, the others are still scored
         return failed(internal_error(exc, where, report_with="the input files", hint=False), counted=False)
+    else:
+        exhausted = False
+    if exhausted:
+        return failed(Diagnostic("too-large", Severity.ERROR, "out of memory: the document needs more memory than "
+                                 "is available", where), counted=False)
     return ScoredDocument(record, problems, detail)
 
 
@@ -311,14 +316,20 @@ def score_documents(
             return
         # The first document is scored here, untimed: that loads the readers and
         # libraries it needs once, before the workers are forked. The next ones
-        # time the rest.
+        # time the rest, in CPU time (the work, which other processes' load on the
+        # machine does not make larger); one during which modules were imported (a
+        # library's first use: a table after pages without one) is not counted,
+        # as that cost is paid once.
         yield score_pair(pairs[0], settings, explain)
-        done, start = 1, time.perf_counter()
+        done, counted, spent = 1, 0, 0.0
         while done < len(pairs):
+            modules, start = len(sys.modules), time.process_time()
             yield score_pair(pairs[done], settings, explain)
             done += 1
-            elapsed = time.perf_counter() - start
-            if elapsed > SERIAL_WORK_S or elapsed / (done - 1) * (len(pairs) - done) > SERIAL_WORK_S:
+            if len(sys.modules) == modules:
+                counted += 1
+                spent += time.process_time() - start
+            if spent >= SERIAL_WORK_S or counted and spent / counted * (len(pairs) - done) > SERIAL_WORK_S:
                 break
         rest = pairs[done:]
     if not rest:

@@ -61,13 +61,15 @@ _MARGIN = 1e-6  # (the bound that picks candidates is computed otherwise than di
 
 def table_cells(table: Table) -> list[tuple[int, int, str]]:
     """(row, column, text) of each cell, by row then column (the first first on ties)."""
+    from operator import itemgetter
+
     cells = [(c.start_row, c.start_col, c.content or "") for c in table.cells()]
-    cells.sort(key=lambda cell: (cell[0], cell[1]))
+    cells.sort(key=itemgetter(0, 1))
     return cells
 
 
 def table_text(cells: list[tuple[int, int, str]]) -> str:
-    return " ".join(text for _, _, text in cells)
+    return " ".join([text for _, _, text in cells])
 
 
 def _ratio(a: str, b: str) -> float:
@@ -83,7 +85,7 @@ def closest(word: str, candidates: Mapping[str, object] | list[str], cutoff: flo
     gives (its first item), the candidates whose character similarity cannot
     reach the cutoff passed over unmeasured. ``candidates``: a list, or a
     mapping whose keys are the texts (each once)."""
-    unique = candidates if isinstance(candidates, Mapping) else dict.fromkeys(candidates)
+    unique = dict.fromkeys(candidates) if type(candidates) is list else candidates
     if word in unique:
         return word  # (only an equal text scores 1)
     from rapidfuzz import process
@@ -105,18 +107,46 @@ def closest(word: str, candidates: Mapping[str, object] | list[str], cutoff: flo
     return best[1] if best is not None else None
 
 
+def _closest_of(words: list[str], candidates: Mapping[str, object], cutoff: float) -> dict[str, str | None]:
+    """``closest(word, candidates, cutoff)`` of each of ``words`` (none of them
+    a candidate), their bounds measured all at once."""
+    import numpy as np
+    from rapidfuzz.distance import Indel
+    from rapidfuzz.process import cdist
+
+    keys = list(candidates)
+    if not words or not keys:
+        return dict.fromkeys(words)
+    floor = max(0.0, cutoff - _MARGIN)
+    bounds = cdist(words, keys, scorer=Indel.normalized_similarity, processor=None, score_cutoff=floor,
+                   dtype=np.float64, workers=1)
+    found: dict[str, str | None] = {}
+    for word, row in zip(words, bounds):
+        best = None
+        places = np.flatnonzero(row >= floor)
+        for k in places[np.argsort(-row[places], kind="stable")].tolist():
+            if best is not None and row[k] + _MARGIN < best[0]:
+                break  # (as closest: no candidate left can reach the best ratio found)
+            score = _ratio(keys[k], word)
+            if score >= cutoff and (best is None or (score, keys[k]) > best):
+                best = (score, keys[k])
+        found[word] = best[1] if best is not None else None
+    return found
+
+
 def _content_ratios(gt: list[tuple[int, int, str]], result: list[tuple[int, int, str]]) -> tuple[float, float]:
-    """(by column, by row): token_ratio of the two tables written out."""
+    """(by column, by row): token_ratio of the two tables written out, cell by
+    cell as "column<TAB>text" lines and as a line of columns above a line of
+    texts. Both writings hold the same tokens (whitespace parts each cell's
+    column and text, and the cells), and token_ratio compares tokens only:
+    the one ratio serves for both."""
     from rapidfuzz import fuzz
 
     def by_column(cells):
-        return "\n".join(f"{col}\t{text}" for _, col, text in cells)
+        return "\n".join([f"{col}\t{text}" for _, col, text in cells])
 
-    def by_row(cells):
-        return "\t".join(str(col) for _, col, _ in cells) + "\n" + "\t".join(text for _, _, text in cells)
-
-    return (fuzz.token_ratio(by_column(gt), by_column(result), processor=None),
-            fuzz.token_ratio(by_row(gt), by_row(result), processor=None))
+    ratio = fuzz.token_ratio(by_column(gt), by_column(result), processor=None)
+    return ratio, ratio
 
 
 def _index_accuracy(gt: list[tuple[int, int, str]], result: list[tuple[int, int, str]],
@@ -126,21 +156,24 @@ def _index_accuracy(gt: list[tuple[int, int, str]], result: list[tuple[int, int,
     positions: dict[str, list[int]] = {}
     for k, text in enumerate(lowered):
         positions.setdefault(text, []).append(k)
-    matches: dict[str, str | None] = {}
+    words = [text.lower() for _, _, text in result]
+    matches = _closest_of([word for word in dict.fromkeys(words) if word not in positions], positions, cutoff)
     taken: set[int] = set()
     same_row = same_col = total = 0
-    for row, col, text in result:
-        word = text.lower()
-        if word not in matches:
-            matches[word] = closest(word, positions, cutoff)
-        match = matches[word]
-        if match is None:
-            continue
-        free = [k for k in positions[match] if k not in taken]
-        if not free:
+    for (row, col, _), word in zip(result, words):
+        if word in positions:
+            match = word  # (only an equal text scores 1)
+        else:
+            match = matches[word]
+            if match is None:
+                continue
+        places = positions[match]
+        for k in places:
+            if k not in taken:
+                break
+        else:
             taken.clear()
-            free = positions[match]
-        k = free[0]
+            k = places[0]
         taken.add(k)
         same_row += gt[k][0] == row
         same_col += gt[k][1] == col
@@ -178,6 +211,7 @@ def document_figures(gt_tables: list[Table], result_tables: list[Table],
         if g < 0:
             figures = (0, 0, 0, 0)
         else:
+            # (the result's text first: difflib's ratio is not symmetric, and the pairing measured the other way)
             level[k] = _ratio(table_text(cells), gt_texts[g])
             figures = (*_index_accuracy(gt[g], cells, cutoff), *_content_ratios(gt[g], cells))
         for values, value in zip((columns, rows, content_cols, content_rows), figures):

@@ -47,9 +47,19 @@ class TableSimilarityMetric(Metric):
         """The scores of a ground-truth table against a result table (both prepared)."""
         raise NotImplementedError
 
+    def table_scores_many(self, pairs: list[tuple[Any, Any]],
+                          settings: ScoreSettings) -> list[dict[str, float | None]]:
+        """:meth:`table_scores` of each (ground truth, result) pair: the pairs a pairing weighs
+        at once (a metric may score them together)."""
+        return [self.table_scores(gt, result, settings) for gt, result in pairs]
+
     def pairing_key(self, settings: ScoreSettings) -> str:
         """The score the Hungarian pairing maximises the sum of: the first score."""
         return self.scores[0]
+
+    def pairing_weight(self, value: float | None, settings: ScoreSettings) -> float:
+        """What a pair's :meth:`pairing_key` score weighs in the Hungarian pairing."""
+        return value or 0.0
 
     def unpaired_scores(self, table: Any, settings: ScoreSettings) -> dict[str, float | None]:
         """The scores of a table (prepared) left without a partner: 0 on every score."""
@@ -146,9 +156,11 @@ class TableSimilarityMetric(Metric):
         for gts, results in pages.values():
             if not results:
                 continue
-            scores = [[self.table_scores(gt_prepared[g], result_prepared[r], settings) for r in results]
-                      for g in gts]
-            for i, j in max_weight_assignment([[s[first] or 0.0 for s in row] for row in scores]):
+            flat = self.table_scores_many([(gt_prepared[g], result_prepared[r]) for g in gts for r in results],
+                                          settings)
+            scores = [flat[k * len(results):(k + 1) * len(results)] for k in range(len(gts))]
+            for i, j in max_weight_assignment([[self.pairing_weight(s[first], settings) for s in row]
+                                               for row in scores]):
                 partners[gts[i]] = (results[j], scores[i][j])
         return partners
 

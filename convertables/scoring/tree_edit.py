@@ -46,12 +46,11 @@ class Tree:
         self.n = n = len(self.leftmost)
         idx = np.arange(n)
         self.size = idx - self.leftmost + 1
-        height = np.zeros(n, dtype=np.int64)
-        for i in range(n):  # postorder: children before parents
-            p = parent[i]
+        height = [0] * n  # (lists: a numpy scalar a step costs more than the step)
+        for i, p in enumerate(parent.tolist()):  # postorder: children before parents
             if p >= 0 and height[p] < height[i] + 1:
                 height[p] = height[i] + 1
-        self.height = height
+        self.height = np.array(height, dtype=np.int64)
         # A keyroot is the highest node of its leftmost path.
         last_of = np.full(n, -1, dtype=np.int64)
         last_of[self.leftmost] = idx  # later (higher) nodes overwrite earlier ones
@@ -63,14 +62,12 @@ class Tree:
     @classmethod
     def from_parents(cls, parent) -> Tree:
         """A tree from each node's parent index (postorder, the root last, its parent -1)."""
-        parent = np.asarray(parent, dtype=np.int64)
-        n = len(parent)
-        leftmost = np.arange(n)
-        for i in range(n):  # a node's first child comes before its later children
-            p = parent[i]
+        parents = parent.tolist() if isinstance(parent, np.ndarray) else list(parent)
+        leftmost = list(range(len(parents)))
+        for i, p in enumerate(parents):  # a node's first child comes before its later children
             if p >= 0 and leftmost[p] == p:
                 leftmost[p] = leftmost[i]
-        return cls(leftmost, parent)
+        return cls(np.array(leftmost, dtype=np.int64), np.asarray(parent, dtype=np.int64))
 
 
     def mirrored(self) -> tuple[Tree, np.ndarray]:
@@ -83,8 +80,8 @@ class Tree:
 
     def _mirrored(self) -> tuple[Tree, np.ndarray]:
         children: list[list[int]] = [[] for _ in range(self.n)]
-        for i in range(self.n - 1):
-            children[self.parent[i]].append(i)
+        for i, p in enumerate(self.parent[:-1].tolist()):
+            children[p].append(i)
         order: list[int] = []
         stack = [(self.n - 1, False)]
         while stack:
@@ -102,8 +99,8 @@ class Tree:
 
     def batches(self, other: Tree) -> float:
         """The rows that :func:`distance` runs its batches for against ``other``."""
-        mine = _by_height(self, [k for k in self.keyroots if self.size[k] > 1])
-        theirs = _by_height(other, [k for k in other.keyroots if other.size[k] > 1])
+        mine = _by_height(self, _inner_keyroots(self))
+        theirs = _by_height(other, _inner_keyroots(other))
         return sum(min(self.size[a].max(), other.size[b].max()) for a in mine.values() for b in theirs.values())
 
 
@@ -131,8 +128,21 @@ def distance(t1: Tree, t2: Tree, rename: np.ndarray) -> float:
     ``t1`` into node j of ``t2`` (postorder indices)."""
     if t1.n == 0 or t2.n == 0:
         return float(t1.n + t2.n)
+    if _same_at_no_cost(t1, t2, rename):
+        return 0.0
     td = _tree_distances(t1, t2, rename).td
     return float(td[-1, -1])
+
+
+def _same_at_no_cost(t1: Tree, t2: Tree, rename) -> bool:
+    """Two trees of one shape whose nodes rename each into its counterpart for
+    nothing: no edit script costs less than that one (no cost is negative), so
+    their distance is 0. (Tables scored against themselves, or recognised
+    perfectly, are many of a corpus's.)"""
+    if t1.n != t2.n or not np.array_equal(t1.parent, t2.parent):
+        return False
+    rename = np.asarray(rename)
+    return not rename.diagonal().any() and bool((rename >= 0).all())
 
 
 def mapping(t1: Tree, t2: Tree, rename: np.ndarray) -> list[tuple[int, int]]:
@@ -188,8 +198,8 @@ def _tree_distances(t1: Tree, t2: Tree, rename: np.ndarray) -> _Solved:
         td[:, leaves2] = (t1.size - 1)[:, None] + np.minimum(minima, 2.0)
     # Every other pair has an inner node on both sides, and an inner node is on
     # the leftmost path of an inner keyroot: the batches fill the rest of td.
-    inner1 = [k for k in t1.keyroots if t1.size[k] > 1]
-    inner2 = [k for k in t2.keyroots if t2.size[k] > 1]
+    inner1 = _inner_keyroots(t1)
+    inner2 = _inner_keyroots(t2)
     if not inner1 or not inner2:
         return solved
     groups1 = _by_height(t1, inner1)
@@ -268,10 +278,16 @@ def _forest_distances(t1: Tree, t2: Tree, td: np.ndarray, i: int, j: int) -> np.
     return fd
 
 
+def _inner_keyroots(tree: Tree) -> list[int]:
+    """The keyroots that are no leaves, in order."""
+    return tree.keyroots[tree.size[tree.keyroots] > 1].tolist()
+
+
 def _by_height(tree: Tree, keyroots: list[int]) -> dict[int, np.ndarray]:
     groups: dict[int, list[int]] = {}
-    for k in keyroots:
-        groups.setdefault(int(tree.height[k]), []).append(k)
+    heights = tree.height[keyroots].tolist()
+    for k, h in zip(keyroots, heights):
+        groups.setdefault(h, []).append(k)
     return {h: np.array(ks, dtype=np.int64) for h, ks in groups.items()}
 
 
