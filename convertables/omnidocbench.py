@@ -16,8 +16,9 @@ wrote it, the string OmniDocBench scores:
    content kept), ``<math>`` becomes ``$`` + its ``alttext`` + ``$``;
 3. the tree is written back (``&``, ``<``, ``>`` as entities outside
    ``<script>`` and ``<style>``; attributes sorted by name, double-quoted, single-quoted where
-   the value holds a double quote and no single one; ``class`` values' spaces
-   collapsed; void elements as ``<br/>``), and entities decoded once more;
+   the value holds a double quote and no single one; the words of the
+   attributes BeautifulSoup reads as lists, such as ``class``, joined by single
+   spaces; void elements as ``<br/>``), and entities decoded once more;
 4. line breaks are deleted, the text NFKC-normalised and trimmed, and what lies
    between the first ``<table ...>`` and the last ``</table>`` kept (nothing
    where there is none); the attributes ``style``, ``height``, ``width``,
@@ -39,150 +40,11 @@ import html
 import re
 import unicodedata
 from functools import lru_cache
-from html.entities import html5
-from html.parser import HTMLParser
 
-VOID = frozenset({
-    "area", "base", "br", "col", "embed", "hr", "img", "input", "keygen", "link", "menuitem", "meta", "param",
-    "source", "track", "wbr", "basefont", "bgsound", "command", "frame", "image", "isindex", "nextid", "spacer",
-})
-"""Elements that hold nothing: closed as soon as opened."""
+from .soup_tree import ASCII_SPACES, PRESERVING, VOID, Element, Text, is_list_valued, parse, text_node
 
-_LIST_VALUED = frozenset({"class", "accesskey", "dropzone"})
-"""Attributes read as space-separated lists (written back with single spaces)."""
-
-_ASCII_SPACES = "\x20\x0a\x09\x0c\x0d"
-_KEEP_SPACE = frozenset({"pre", "textarea"})
 _RAW_TEXT = frozenset({"script", "style"})
-
-
-class _Element:
-    __slots__ = ("name", "attrs", "children", "parent")
-
-    def __init__(self, name: str, attrs: dict[str, str], parent: "_Element | None"):
-        self.name, self.attrs, self.children, self.parent = name, attrs, [], parent
-
-
-class _Text(str):
-    """A text node; ``kind`` says how it is written (text, comment, doctype...)."""
-
-    kind = "text"
-
-
-def _node(text: str, kind: str) -> _Text:
-    node = _Text(text)
-    node.kind = kind
-    return node
-
-
-class _TreeBuilder(HTMLParser):
-    """The tree of the HTML as written (see the module's first step)."""
-
-    def __init__(self):
-        super().__init__(convert_charrefs=False)
-        self.root = _Element("", {}, None)
-        self.stack = [self.root]
-        self.pending: list[str] = []
-        self.closed_void: dict[str, int] = {}  # void elements closed as opened: their end tags to pass over
-        self.open: dict[str, int] = {}  # how many elements of each name are open
-        self.keep_space = 0  # open <pre> and <textarea> elements
-
-    def _flush(self, kind: str = "text") -> None:
-        if not self.pending:
-            return
-        text = "".join(self.pending)
-        self.pending = []
-        if not self.keep_space and not text.strip(_ASCII_SPACES):
-            text = "\n" if "\n" in text else " "
-        self.stack[-1].children.append(_node(text, kind))
-
-    def handle_starttag(self, tag, attrs, closes_itself: bool = False):
-        self._flush()
-        values: dict[str, str] = {}
-        for name, value in attrs:
-            value = "" if value is None else value
-            if name in _LIST_VALUED or (name == "headers" and tag in ("td", "th")):
-                value = " ".join(re.findall(r"\S+", value))
-            values[name] = value
-        element = _Element(tag, values, self.stack[-1])
-        self.stack[-1].children.append(element)
-        self.stack.append(element)
-        self.open[tag] = self.open.get(tag, 0) + 1
-        self.keep_space += tag in _KEEP_SPACE
-        if tag in VOID and not closes_itself:
-            self._close(tag)
-            self.closed_void[tag] = self.closed_void.get(tag, 0) + 1
-
-    def handle_startendtag(self, tag, attrs):
-        self.handle_starttag(tag, attrs, closes_itself=True)
-        self.handle_endtag(tag)
-
-    def handle_endtag(self, tag):
-        if self.closed_void.get(tag):
-            self.closed_void[tag] -= 1
-            return
-        self._flush()
-        self._close(tag)
-
-    def _close(self, tag: str) -> None:
-        if not self.open.get(tag):
-            return  # (no open element of that name: the end tag is dropped)
-        k = len(self.stack) - 1
-        while self.stack[k].name != tag:
-            k -= 1
-        for element in self.stack[k:]:
-            self.open[element.name] -= 1
-            self.keep_space -= element.name in _KEEP_SPACE
-        del self.stack[k:]
-
-    def handle_data(self, data):
-        self.pending.append(data)
-
-    def handle_charref(self, name):
-        number = int(name.lstrip("xX"), 16) if name[:1] in "xX" else int(name)
-        data = None
-        if number < 256:  # (a byte of windows-1252 where it is one, as such pages mean it)
-            try:
-                data = bytes([number]).decode("windows-1252")
-            except UnicodeDecodeError:
-                pass
-        if not data:
-            try:
-                data = chr(number)
-            except (ValueError, OverflowError):
-                pass
-        self.pending.append(data or "\N{REPLACEMENT CHARACTER}")
-
-    def handle_entityref(self, name):
-        character = html5.get(name) or html5.get(name + ";")
-        self.pending.append(character if character is not None else "&" + name)
-
-    def handle_comment(self, data):
-        self._flush()
-        self.pending.append(data)
-        self._flush("comment")
-
-    def handle_decl(self, data):
-        self._flush()
-        self.pending.append(data[len("DOCTYPE "):])
-        self._flush("doctype")
-
-    def unknown_decl(self, data):
-        self._flush()
-        cdata = data.upper().startswith("CDATA[")
-        self.pending.append(data[len("CDATA["):] if cdata else data)
-        self._flush("cdata" if cdata else "declaration")
-
-    def handle_pi(self, data):
-        self._flush()
-        self.pending.append(data)
-        self._flush("pi")
-
-    def finish(self) -> _Element:
-        self.close()
-        self._flush()
-        return self.root
-
+"""Elements whose text is written as it is, not escaped."""
 
 _WRAPPED = {"comment": ("<!--", "-->"), "doctype": ("<!DOCTYPE ", ">"), "cdata": ("<![CDATA[", "]]>"),
             "pi": ("<?", ">"), "declaration": ("<?", "?>")}
@@ -203,23 +65,23 @@ def _attribute(name: str, value: str) -> str:
     return f" {name}={quote}{value}{quote}"
 
 
-def _rewrite(root: _Element) -> None:
+def _rewrite(root: Element) -> None:
     """Step 2 on the tree (``<th>`` as ``<td>``, ``<thead>`` and ``<span>``
     unwrapped, ``<math>`` as its alt text), each element's children before it,
     without recursion (any depth)."""
-    preorder: list[_Element] = []
+    preorder: list[Element] = []
     walk = [root]
     while walk:
         element = walk.pop()
         preorder.append(element)
-        walk.extend(child for child in element.children if not isinstance(child, _Text))
+        walk.extend(child for child in element.children if not isinstance(child, Text))
     for element in reversed(preorder):  # (descendants first)
         out: list = []
         for child in element.children:
-            if isinstance(child, _Text):
+            if isinstance(child, Text):
                 out.append(child)
             elif child.name == "math":
-                out.append(_node(f"${child.attrs.get('alttext', '')}$", "text"))
+                out.append(text_node(f"${child.attrs.get('alttext', '')}$"))
             elif child.name in ("thead", "span"):
                 out.extend(child.children)
             else:
@@ -229,7 +91,7 @@ def _rewrite(root: _Element) -> None:
         element.children = out
 
 
-def _write(root: _Element) -> str:
+def _write(root: Element) -> str:
     out: list[str] = []
     walk: list = [(child, root) for child in reversed(root.children)]
     while walk:
@@ -237,7 +99,7 @@ def _write(root: _Element) -> str:
         if isinstance(item, str) and parent is None:  # an end tag
             out.append(item)
             continue
-        if isinstance(item, _Text):
+        if isinstance(item, Text):
             if item.kind != "text":
                 before, after = _WRAPPED[item.kind]
                 out.append(before + item + after)
@@ -256,7 +118,7 @@ def _write(root: _Element) -> str:
 
 _PLAIN_TOKEN = re.compile(r'<(/?)([a-z][a-z0-9]*)((?: [a-z][a-z-]*="[^"&<>\']*")*)>|[^<>&]+')
 _PLAIN_ATTRIBUTE = re.compile(r' ([a-z-]+)="([^"]*)"')
-_NOT_PLAIN = VOID | _KEEP_SPACE | _RAW_TEXT | {"math"}
+_NOT_PLAIN = VOID | PRESERVING | _RAW_TEXT | {"math"}
 
 
 def _plain_rewritten(text: str) -> str | None:
@@ -276,7 +138,7 @@ def _plain_rewritten(text: str) -> str | None:
         name = token.group(2)
         if name is None:  # a text
             run = token.group(0)
-            out.append(("\n" if "\n" in run else " ") if not run.strip(_ASCII_SPACES) else run)
+            out.append(("\n" if "\n" in run else " ") if not run.strip(ASCII_SPACES) else run)
         elif name in _NOT_PLAIN:
             return None
         elif token.group(1):  # an end tag
@@ -290,8 +152,7 @@ def _plain_rewritten(text: str) -> str | None:
                 continue
             attributes = _PLAIN_ATTRIBUTE.findall(token.group(3))
             for key, value in attributes:
-                if (key in _LIST_VALUED or (key == "headers" and name in ("td", "th"))) and \
-                        value != " ".join(re.findall(r"\S+", value)):
+                if is_list_valued(name, key) and value != " ".join(re.findall(r"\S+", value)):
                     return None
             if len({key for key, _ in attributes}) < len(attributes):
                 return None
@@ -304,9 +165,8 @@ def _rewritten(text: str) -> str:
     plain = _plain_rewritten(text)
     if plain is not None:
         return plain
-    builder = _TreeBuilder()
-    builder.feed(text)
-    root = builder.finish()
+    # (OmniDocBench's BeautifulSoup is 4.11: its rules where later releases differ)
+    root = parse(text, all_strings=True, bs4_4_11=True)
     _rewrite(root)
     return _write(root)
 

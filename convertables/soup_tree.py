@@ -50,12 +50,21 @@ _LIST_VALUED_BY_TAG = {"a": frozenset({"rel", "rev"}), "link": frozenset({"rel",
 """The attributes BeautifulSoup reads as lists of words, on every element and on some."""
 _WORD = re.compile(r"\S+")
 
+
+def is_list_valued(tag: str, key: str) -> bool:
+    """Whether BeautifulSoup reads attribute ``key`` of ``tag`` as a list of
+    words (written back joined by single spaces)."""
+    by_tag = _LIST_VALUED_BY_TAG.get(tag)
+    return key in _LIST_VALUED or (by_tag is not None and key in by_tag)
+
+
 _STRING_CONTAINERS = frozenset({"script", "style", "template", "rt", "rp"})
 """Elements whose strings are of kinds ``.text`` leaves out."""
-_PRESERVING = frozenset({"pre", "textarea"})
+PRESERVING = frozenset({"pre", "textarea"})
 """Elements inside which a whitespace-only string is kept as written."""
-_ASCII_SPACES = "\x20\x0a\x09\x0c\x0d"
-_SPECIAL = _STRING_CONTAINERS | _PRESERVING | VOID
+ASCII_SPACES = "\x20\x0a\x09\x0c\x0d"
+"""What BeautifulSoup takes for whitespace (a string of it alone is one space or line break)."""
+_SPECIAL = _STRING_CONTAINERS | PRESERVING | VOID
 
 _ENTITIES: dict[str, str] = {}
 for _name, _character in html5.items():
@@ -180,7 +189,7 @@ class SoupTreeBuilder(HTMLParser):
             return
         text = "".join(self._pending)
         self._pending = []
-        if not self._preserving and not text.strip(_ASCII_SPACES):
+        if not self._preserving and not text.strip(ASCII_SPACES):
             text = "\n" if "\n" in text else " "
         if self._all_strings:
             self._stack[-1].children.append(text_node(text, kind))
@@ -209,7 +218,7 @@ class SoupTreeBuilder(HTMLParser):
         if tag in _SPECIAL:
             if tag in _STRING_CONTAINERS:
                 self._hidden += 1
-            elif tag in _PRESERVING:
+            elif tag in PRESERVING:
                 self._preserving += 1
             elif not closes_itself:  # (a void element)
                 self._close(tag)
@@ -239,7 +248,7 @@ class SoupTreeBuilder(HTMLParser):
             self._open[tag] -= 1
             if tag in _SPECIAL:
                 self._hidden -= tag in _STRING_CONTAINERS
-                self._preserving -= tag in _PRESERVING
+                self._preserving -= tag in PRESERVING
             return
         if not self._open.get(tag):
             return
@@ -251,7 +260,7 @@ class SoupTreeBuilder(HTMLParser):
             self._open[name] -= 1
             if name in _SPECIAL:
                 self._hidden -= name in _STRING_CONTAINERS
-                self._preserving -= name in _PRESERVING
+                self._preserving -= name in PRESERVING
         del stack[k:]
 
     def handle_data(self, data):

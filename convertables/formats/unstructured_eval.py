@@ -52,7 +52,7 @@ from ..jsonsafe import integer, parse_json
 from ..model import Document, Region, Table, make_cell
 from ..options import ReadOptions
 from ..parser_json import Findings, short
-from ..soup_tree import SoupTreeBuilder
+from ..soup_tree import ASCII_SPACES, SoupTreeBuilder
 from .declarations import DECLARED
 
 CELL_TABLES, HTML_TABLES = "unstructured_eval_cell_tables", "unstructured_eval_html_tables"
@@ -63,7 +63,6 @@ MAX_SPAN = 65534
 """The largest span read (an HTML table's rowspan cap); larger ones are read as
 this, with ``unstructured-eval-differs``."""
 
-_ASCII_SPACES = " \n\t\f\r"
 _PLAIN_MARKUP = re.compile(r'(?:</?(?:table|thead|tbody|tfoot|tr|td|th)>|<t[dh](?: (?:col|row)span=(?:"\d+"|\d+))++>'
                            r'|[^<&]++|&[a-zA-Z][a-zA-Z0-9]*+;|&#(?:[0-9]++|[xX][0-9a-fA-F]++);)*+')
 """Markup of table tags without attributes but spans (digits), text, and
@@ -117,7 +116,7 @@ def _flat_text(text: str) -> str:
         tree = SoupTreeBuilder()
         _feed(tree, text)
         return "".join(tree.root.children)
-    if text.strip(_ASCII_SPACES):
+    if text.strip(ASCII_SPACES):
         return text
     return "" if not text else "\n" if "\n" in text else " "
 
