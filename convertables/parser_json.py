@@ -24,7 +24,7 @@ from .diagnostics import Diagnostics, InputError
 from .geometry import polygon_envelope
 from .html_tables import read_tables
 from .grid import NUMBER_LIMIT
-from .jsonsafe import integer, number
+from .jsonsafe import integer, number, parse_json
 from .model import BBox, Document, Frame, Region, Table
 
 MAX_HTML_CHARS = 16 << 20
@@ -145,6 +145,15 @@ def point_box(value, scale: float, frame: Frame, findings: Findings, where: str)
                      f"{short(value)} in {where}", error=True)
         return None
     return polygon_envelope(points, frame)
+
+
+def unstructured_elements(data: bytes, diagnostics: Diagnostics) -> list:
+    """The list of elements an Unstructured JSON file holds (``unstructured-invalid`` where it is no list)."""
+    value = parse_json(data, diagnostics)
+    if type(value) is not list:
+        raise diagnostics.fail("unstructured-invalid", f"not Unstructured elements: a JSON {type(value).__name__}, "
+                                                       "not a list of elements")
+    return value
 
 
 def upstage_elements(elements: list, diagnostics: Diagnostics, findings: Findings) -> Document:

@@ -30,10 +30,10 @@ import re
 
 from ..diagnostics import Diagnostics
 from ..grid import NUMBER_LIMIT
-from ..jsonsafe import integer, number, parse_json
+from ..jsonsafe import integer, number
 from ..model import Cell, Document, Frame, Page, Region, Table
 from ..options import ReadOptions
-from ..parser_json import Findings, one_table, point_box, short
+from ..parser_json import Findings, one_table, point_box, short, unstructured_elements
 from .declarations import DECLARED
 
 
@@ -141,11 +141,7 @@ class _Reader:
 
 
 def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Document:
-    value = parse_json(data, diagnostics)
-    if type(value) is not list:
-        raise diagnostics.fail("unstructured-invalid", f"not Unstructured elements: a JSON {type(value).__name__}, "
-                                                       "not a list of elements")
-    return _Reader(diagnostics).read(value)
+    return _Reader(diagnostics).read(unstructured_elements(data, diagnostics))
 
 
 _START = re.compile(rb"\A(?:\xef\xbb\xbf)?\s*\[\s*\{")

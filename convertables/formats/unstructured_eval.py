@@ -48,10 +48,10 @@ from __future__ import annotations
 import re
 
 from ..diagnostics import Diagnostics
-from ..jsonsafe import integer, parse_json
+from ..jsonsafe import integer
 from ..model import Document, Region, Table, make_cell
 from ..options import ReadOptions
-from ..parser_json import Findings, short
+from ..parser_json import Findings, short, unstructured_elements
 from ..soup_tree import ASCII_SPACES, SoupTreeBuilder
 from .declarations import DECLARED
 
@@ -284,11 +284,7 @@ class _Reader:
 
 
 def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Document:
-    value = parse_json(data, diagnostics)
-    if type(value) is not list:
-        raise diagnostics.fail("unstructured-invalid", f"not Unstructured elements: a JSON {type(value).__name__}, "
-                                                       "not a list of elements")
-    return _Reader(diagnostics).read(value)
+    return _Reader(diagnostics).read(unstructured_elements(data, diagnostics))
 
 
 def sniff(head: bytes) -> bool:
