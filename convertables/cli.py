@@ -715,7 +715,7 @@ def main() -> None:
 
     # A command builds hundreds of thousands of small objects that form no cycles
     # (cells, boxes); a larger first generation spares the collector re-scanning
-    # them every 700 allocations (benchmarks/RESULTS.md). Only cyclic garbage waits
+    # them every 700 allocations. Only cyclic garbage waits
     # for a collection, and the readers and the scorer make none; acyclic objects go
     # as soon as unused.
     gc.set_threshold(1_000_000, 50, 100)
