@@ -1,0 +1,63 @@
+"""Errors and report lines of `score` (and `convert`) that name what went wrong
+in one line, through the real command."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from convertables.cli import app
+from tests.conftest import corpus_path
+
+TABLE_TEST = {"pdf": "doc.pdf", "page": 1, "id": "doc_table00", "type": "table", "cell": "1", "left": "a"}
+
+
+def _invoke(*arguments: str):
+    return CliRunner().invoke(app, [*arguments])
+
+
+def test_a_file_that_is_not_olmocr_tests_is_refused_in_one_line():
+    gt = corpus_path("markdown-pages", "omnidocbench", "OmniDocBench_demo.json")
+    result = corpus_path("markdown-pages", "olmocr-bench")
+    out = _invoke("score", "--gt", str(gt), "--result", str(result), "--profile", "olmocr", "--jobs", "1")
+    assert out.exit_code == 1
+    errors = [line for line in out.output.splitlines() if line.startswith(f"{gt}:")]
+    assert errors == [f"{gt}:1: error not-olmocr-tests the file is not olmOCR-bench's test file "
+                      "(line 1 is not a JSON object)"]
+    assert "json-syntax" not in out.output and "#line-" not in out.output
+
+
+def test_convert_from_olmocr_tests_refuses_the_file_in_one_line(tmp_path):
+    gt = corpus_path("markdown-pages", "omnidocbench", "OmniDocBench_demo.json")
+    out = _invoke("convert", "--from", "olmocr-tests", str(gt), "--to", "html", "-o", str(tmp_path / "out"))
+    assert out.exit_code == 1
+    assert out.output.strip().splitlines()[0] == (f"{gt}:1: error not-olmocr-tests the file is not olmOCR-bench's "
+                                                  "test file (line 1 is not a JSON object)")
+    assert "json-syntax" not in out.output
+
+
+def test_olmocr_tests_bad_lines_each_refused_up_to_twenty_then_the_file(tmp_path):
+    lines = [json.dumps(TABLE_TEST)] + ["not json"] * 3
+    few = tmp_path / "few.jsonl"
+    few.write_text("\n".join(lines) + "\n")
+    out = _invoke("convert", "--from", "olmocr-tests", str(few), "--to", "html", "-o", str(tmp_path / "few"))
+    assert out.exit_code == 1
+    assert [line for line in out.output.splitlines() if " error " in line] == [
+        f"{few}:{n}:1: error json-syntax not valid JSON: Expecting value" for n in (2, 3, 4)]
+    many = tmp_path / "many.jsonl"
+    many.write_text("\n".join([json.dumps(TABLE_TEST)] + ["not json"] * 25) + "\n")
+    out = _invoke("convert", "--from", "olmocr-tests", str(many), "--to", "html", "-o", str(tmp_path / "many"))
+    assert out.exit_code == 1
+    errors = [line for line in out.output.splitlines() if " error " in line]
+    assert errors == [f"{many}:2: error not-olmocr-tests the file is not olmOCR-bench's test file "
+                      "(25 lines are not JSON objects, the first line 2)"]
+
+
+def test_olmocr_tests_without_a_table_test_is_refused(tmp_path):
+    other = tmp_path / "present.jsonl"
+    other.write_text(json.dumps({**TABLE_TEST, "type": "present", "text": "x"}) + "\n")
+    out = _invoke("convert", "--from", "olmocr-tests", str(other), "--to", "html", "-o", str(tmp_path / "o"))
+    assert out.exit_code == 1
+    assert [line for line in out.output.splitlines() if " error " in line] == [
+        f"{other}: error not-olmocr-tests the file is not olmOCR-bench's test file (it holds no table test)"]
