@@ -61,3 +61,26 @@ def test_olmocr_tests_without_a_table_test_is_refused(tmp_path):
     assert out.exit_code == 1
     assert [line for line in out.output.splitlines() if " error " in line] == [
         f"{other}: error not-olmocr-tests the file is not olmOCR-bench's test file (it holds no table test)"]
+
+
+def test_no_ground_truth_found_names_the_format_looked_for(tmp_path):
+    (tmp_path / "notes.txt").write_text("x")
+    out = _invoke("score", "--gt", str(tmp_path), "--result", str(tmp_path), "--profile", "grits-metric")
+    assert out.exit_code == 2
+    assert out.output.strip() == (f"error: {tmp_path}: no ground-truth files found (read as html: .html, .htm, "
+                                  ".xhtml; --profile grits-metric reads the ground truth as html; --gt-format "
+                                  "names another)")
+    out = _invoke("score", "--gt", str(tmp_path), "--result", str(tmp_path), "--metric", "teds", "--gt-format", "html")
+    assert out.exit_code == 2
+    assert out.output.strip() == (f"error: {tmp_path}: no ground-truth files found (read as html: .html, .htm, "
+                                  ".xhtml; --gt-format names another)")
+
+
+def test_no_result_found_names_the_format_looked_for(tmp_path):
+    gt = corpus_path("markdown-pages", "opendataloader-bench", "gt")
+    (tmp_path / "notes.txt").write_text("x")
+    out = _invoke("score", "--gt", str(gt), "--result", str(tmp_path), "--profile", "opendataloader", "--jobs", "1")
+    assert out.exit_code == 1
+    assert [line for line in out.output.splitlines() if "nothing-paired" in line] == [
+        f"{tmp_path}: error nothing-paired no result files found (read as opendataloader-markdown: .md; --profile "
+        "opendataloader reads the results as opendataloader-markdown; --result-format names another)"]
