@@ -84,3 +84,17 @@ def test_no_result_found_names_the_format_looked_for(tmp_path):
     assert [line for line in out.output.splitlines() if "nothing-paired" in line] == [
         f"{tmp_path}: error nothing-paired no result files found (read as opendataloader-markdown: .md; --profile "
         "opendataloader reads the results as opendataloader-markdown; --result-format names another)"]
+
+
+def test_teds_normalisation_line_says_what_the_opendataloader_profile_does():
+    gt = corpus_path("markdown-pages", "opendataloader-bench", "gt")
+    pred = corpus_path("markdown-pages", "opendataloader-bench", "pred", "docling")
+    out = _invoke("score", "--gt", str(gt), "--result", str(pred), "--profile", "opendataloader", "--jobs", "1")
+    assert out.exit_code == 0, out.output
+    assert ("normalisation: the cells' tokens joined into one text, compared after decoding entities, <br> a line "
+            "break, whitespace runs one space, trimmed; <th> cells read as <td> cells; <thead>, <tbody> left out "
+            "(their rows directly under the table)") in out.output.splitlines()
+    out = _invoke("score", "--gt", str(gt), "--result", str(pred), "--profile", "opendataloader", "--jobs", "1",
+                  "--cell-text", "tokens", "--row-groups", "keep")
+    assert ("normalisation: none: the cells' tokens as the source gives them (characters and inline tags); <th> "
+            "cells read as <td> cells") in out.output.splitlines()
