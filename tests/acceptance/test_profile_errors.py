@@ -98,3 +98,43 @@ def test_teds_normalisation_line_says_what_the_opendataloader_profile_does():
                   "--cell-text", "tokens", "--row-groups", "keep")
     assert ("normalisation: none: the cells' tokens as the source gives them (characters and inline tags); <th> "
             "cells read as <td> cells") in out.output.splitlines()
+
+
+def _total_rows(output: str) -> list[list[str]]:
+    return [line.split() for line in output.splitlines() if line.startswith("mean over ")]
+
+
+def test_docling_eval_total_row_counts_the_tables_scored(tmp_path):
+    from tests.acceptance.test_profile_docling_eval import _write_cases
+
+    gt, pred = _write_cases(tmp_path)
+    arguments = ["score", "--gt", str(gt), "--result", str(pred), "--profile", "docling-eval", "--jobs", "1"]
+    report = json.loads(_invoke(*arguments, "--format", "json").stdout)
+    scored = report["total"]["statistics"]["teds"]["count"]
+    assert report["total"]["scored_tables"] == scored == 18 and report["total"]["tables"] == 21
+    out = _invoke(*arguments)
+    assert out.exit_code == 0, out.output
+    assert _total_rows(out.output)[0] == ["mean", "over", "tables", "18", "0.6969", "0.7448"]
+
+
+def test_page_aggregate_total_row_is_the_mean_over_pages():
+    gt = corpus_path("markdown-pages", "opendataloader-bench", "gt")
+    pred = corpus_path("markdown-pages", "opendataloader-bench", "pred", "docling")
+    out = _invoke("score", "--gt", str(gt), "--result", str(pred), "--profile", "opendataloader", "--jobs", "1")
+    report = json.loads(_invoke("score", "--gt", str(gt), "--result", str(pred), "--profile", "opendataloader",
+                                "--jobs", "1", "--format", "json").stdout)
+    assert report["total"]["aggregate"] == "page"
+    first = _total_rows(out.output)[0]
+    assert first[:4] == ["mean", "over", "pages", str(report["document_mean"]["documents"])]
+    assert first[4] == f"{report['total']['teds']:.4f}"
+
+
+def test_teds_edit_total_row_says_its_edit_distance_is_over_pages():
+    gt = corpus_path("markdown-pages", "omnidocbench", "OmniDocBench_demo.json")
+    out = _invoke("score", "--gt", str(gt), "--result", str(gt.parent), "--profile", "omnidocbench", "--jobs", "1")
+    report = json.loads(_invoke("score", "--gt", str(gt), "--result", str(gt.parent), "--profile", "omnidocbench",
+                                "--jobs", "1", "--format", "json").stdout)
+    total = report["total"]
+    assert _total_rows(out.output)[0] == ["mean", "over", "tables", "(edit", "distance", "over", "pages)",
+                                          str(total["tables"]), f"{total['teds']:.4f}", f"{total['teds_struct']:.4f}",
+                                          f"{total['edit_dist']:.4f}"]
