@@ -138,3 +138,16 @@ def test_teds_edit_total_row_says_its_edit_distance_is_over_pages():
     assert _total_rows(out.output)[0] == ["mean", "over", "tables", "(edit", "distance", "over", "pages)",
                                           str(total["tables"]), f"{total['teds']:.4f}", f"{total['teds_struct']:.4f}",
                                           f"{total['edit_dist']:.4f}"]
+
+
+def test_pairing_help_says_which_metrics_take_each_value(tmp_path):
+    out = CliRunner().invoke(app, ["score", "--help"], terminal_width=400)
+    assert out.exit_code == 0
+    text = " ".join(out.output.replace("│", " ").split())
+    for value in ("greedy (teds, grits:", "hungarian (teds, grits:", "order (teds, grits:", "joined (teds only:"):
+        assert value in text, value
+    (tmp_path / "x.html").write_text("<table><tr><td>a</td><td>b</td></tr></table>")
+    out = _invoke("score", "--gt", str(tmp_path), "--result", str(tmp_path), "--metric", "grits", "--pairing",
+                  "order", "--format", "json", "--jobs", "1")
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.stdout)["total"]["grits_con"] == 1.0
