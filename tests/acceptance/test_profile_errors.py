@@ -151,3 +151,26 @@ def test_pairing_help_says_which_metrics_take_each_value(tmp_path):
                   "order", "--format", "json", "--jobs", "1")
     assert out.exit_code == 0, out.output
     assert json.loads(out.stdout)["total"]["grits_con"] == 1.0
+
+
+OVERLAP = """<?xml version="1.0" encoding="UTF-8"?>
+<document filename="ov.pdf">
+<table id="1">
+<region id="1" page="1">
+<cell id="1" start-row="0" start-col="0" end-row="1"><bounding-box x1="0" y1="0" x2="10" y2="10"/><content>a</content></cell>
+<cell id="2" start-row="1" start-col="0"><bounding-box x1="0" y1="10" x2="10" y2="20"/><content>b</content></cell>
+</region>
+</table>
+</document>
+"""
+
+
+def test_slot_overlap_hint_is_true_of_every_metric(tmp_path):
+    source = tmp_path / "ov-str.xml"
+    source.write_text(OVERLAP)
+    out = _invoke("check", str(source))
+    assert out.exit_code == 1
+    assert out.output.splitlines()[0] == (
+        f"{source}:6: error slot-overlap table 1, region 1: cell at row 1, column 0 covers a grid slot already "
+        "covered by the cell at row 0, column 0 (hint: the two cells' spans cross; scored with the ICDAR 2013 "
+        "structure metric, the later cell keeps the shared slot, as its official scorer does)")
