@@ -12,7 +12,9 @@ other types (present, absent, order, math...) are passed over. The document
 holds its tests in ``metadata["olmocr_tests"]`` (a JSON list, as written).
 
 A line that is not a JSON object is refused (``olmocr-test-invalid``); so is a
-table test without a text ``cell`` or ``id``. What olmOCR-bench itself refuses
+table test without a text ``cell`` or ``id``. A file whose first line is not
+one, with more than MAX_BAD_LINES such lines, or without a table test is no
+test file: it is refused whole, in one finding (``not-olmocr-tests``). What olmOCR-bench itself refuses
 when it loads the file, and scores here all the same, is a warning
 (``olmocr-test-refused``): a key a table test does not have, a ``max_diffs``
 that is not a whole number of zero or more, a neighbour or heading that is
