@@ -332,7 +332,7 @@ def score(
             with (where if where is not executor else nullcontext()):
                 report = score_paths(gt, result, chosen, jobs, each, join=join,
                                      shard=tuple(shard) if shard else None, details=details, executor=where,
-                                     spill=spill)
+                                     spill=spill, profile=profile)
     except BaseException:
         if records is not None:
             records.discard()

@@ -179,7 +179,8 @@ def validate_region(
             f"{where}: cell at row {second.start_row}, column {second.start_col} covers a grid slot "
             f"already covered by the cell at row {first.start_row}, column {first.start_col}",
             line=lines.get(id(second)),
-            hint="the ICDAR 2013 scorer keeps the later cell on a shared slot",
+            hint="the two cells' spans cross; scored with the ICDAR 2013 structure metric, the later cell keeps "
+                 "the shared slot, as its official scorer does",
         )
     if columns.ids.count(None) == len(cells):
         return

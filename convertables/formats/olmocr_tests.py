@@ -12,7 +12,9 @@ other types (present, absent, order, math...) are passed over. The document
 holds its tests in ``metadata["olmocr_tests"]`` (a JSON list, as written).
 
 A line that is not a JSON object is refused (``olmocr-test-invalid``); so is a
-table test without a text ``cell`` or ``id``. What olmOCR-bench itself refuses
+table test without a text ``cell`` or ``id``. A file whose first line is not
+one, with more than MAX_BAD_LINES such lines, or without a table test is no
+test file: it is refused whole, in one finding (``not-olmocr-tests``). What olmOCR-bench itself refuses
 when it loads the file, and scores here all the same, is a warning
 (``olmocr-test-refused``): a key a table test does not have, a ``max_diffs``
 that is not a whole number of zero or more, a neighbour or heading that is
@@ -59,11 +61,18 @@ def _page_of(record: dict | None) -> str | None:
     return page_name(record["pdf"], record.get("page"))
 
 
+MAX_BAD_LINES = 20
+"""Bad lines a test file may hold and still be read page by page, each refused
+on its own; a file with more, or whose first line is bad, is refused whole."""
+
+
 def members(handle: BinaryIO) -> Iterator[Member]:
     """Each page the table tests name, in the order first named: from its first
-    test's line to its last (lines of other pages between them are read and passed over)."""
+    test's line to its last (lines of other pages between them are read and passed over).
+    None where the first line is no JSON object or more than MAX_BAD_LINES are
+    not: the file is then read whole, and refused in one finding."""
     pages: dict[str, list[int]] = {}
-    offset = number = 0
+    offset = number = bad = 0
     while True:
         line = handle.readline(MAX_MEMBER_BYTES + 1)
         if not line:
@@ -78,6 +87,10 @@ def members(handle: BinaryIO) -> Iterator[Member]:
             line = rest
         if line.strip():
             record = _record(line) if size <= MAX_MEMBER_BYTES else None
+            if record is None:
+                bad += 1
+                if not pages or bad > MAX_BAD_LINES:
+                    return
             name = _page_of(record) if record is not None else f"line-{number}"
             if name is not None:
                 span = pages.get(name)
@@ -93,11 +106,13 @@ def members(handle: BinaryIO) -> Iterator[Member]:
 def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptions()) -> Document:
     tests: list[dict] = []
     page = None
-    for number, line in enumerate(data.splitlines(), start=1):
+    lines = data.splitlines()
+    for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         record = _record(line)
         if record is None:
+            _refuse_whole(lines, number, bool(tests), diagnostics)
             parse_json(line, diagnostics)  # (says where the JSON is wrong)
             raise diagnostics.fail("olmocr-test-invalid", "not a JSON object", line=number)
         name = _page_of(record)
@@ -108,9 +123,24 @@ def read(data: bytes, diagnostics: Diagnostics, options: ReadOptions = ReadOptio
         elif name != page:
             continue  # another page's test, between this page's lines
         tests.append(_checked(record, diagnostics, number))
+    if page is None:
+        raise diagnostics.fail("not-olmocr-tests", "the file is not olmOCR-bench's test file (it holds no table test)")
     doc = Document(filename=page)
     doc.metadata["olmocr_tests"] = json.dumps(tests, ensure_ascii=False)
     return doc
+
+
+def _refuse_whole(lines: list[bytes], number: int, after_tests: bool, diagnostics: Diagnostics) -> None:
+    """Refuses in one finding a file whose first line is no JSON object, or
+    that holds more than MAX_BAD_LINES such lines (a member holding one bad
+    line alone is refused by its caller, line by line)."""
+    if not after_tests and sum(1 for line in lines if line.strip()) > 1:
+        raise diagnostics.fail("not-olmocr-tests", f"the file is not olmOCR-bench's test file (line {number} "
+                                                   "is not a JSON object)", line=number)
+    bad = sum(1 for line in lines if line.strip() and _record(line) is None)
+    if bad > MAX_BAD_LINES:
+        raise diagnostics.fail("not-olmocr-tests", f"the file is not olmOCR-bench's test file ({bad:,} lines are "
+                                                   f"not JSON objects, the first line {number})", line=number)
 
 
 def _checked(record: dict, diagnostics: Diagnostics, line: int) -> dict:

@@ -91,14 +91,14 @@ BODY_TABLE_ONLY = Option("body_table_only", "--body-table-only", bool, "teds: of
                          "the table PubTabNet's reference scores: the first directly inside <body> of a page that "
                          "starts with <html> or <!doctype> (a bare <table> string then scores 0).", False,
                          direction="score")
-PAIRING = Option("pairing", "--pairing", str, "teds, grits: how a page's tables are paired: greedy (each "
-                 "ground-truth table in order takes the remaining result table of highest first score) or "
-                 "hungarian (the one-to-one pairing of greatest summed first score, scipy's linear_sum_assignment's "
-                 "optimum); teds: joined (all the tables of a page as one tree under a <table> root, scored "
-                 "once; a page without ground-truth tables is not scored); order (the document's Nth ground-truth "
-                 "table with its Nth result table, whatever their pages; a document whose two sides have "
-                 "different numbers of tables is not scored).", "greedy", direction="score",
-                 choices=("greedy", "hungarian", "joined", "order"))
+PAIRING = Option("pairing", "--pairing", str, "teds, grits: how a page's tables are paired: greedy (teds, "
+                 "grits: each ground-truth table in order takes the remaining result table of highest first score); "
+                 "hungarian (teds, grits: the one-to-one pairing of greatest summed first score, scipy's "
+                 "linear_sum_assignment's optimum); order (teds, grits: the document's Nth ground-truth table with "
+                 "its Nth result table, whatever their pages; a document whose two sides have different numbers "
+                 "of tables is not scored); joined (teds only: all the tables of a page as one tree under a "
+                 "<table> root, scored once; a page without ground-truth tables is not scored).", "greedy",
+                 direction="score", choices=("greedy", "hungarian", "joined", "order"))
 AGGREGATE = Option("aggregate", "--aggregate", str, "teds, grits: what total's scores are: the mean over "
                    "tables (table) or over pages of each page's mean over its tables (page); grits: pooled (each "
                    "page's GriTS from its tables' matched similarities and grid positions summed, and total from "

@@ -349,14 +349,30 @@ def _score_on(executor: Executor, pairs: Sequence[DocumentPair], settings: Score
     yield from executor.map(partial(score_pair, settings=settings, explain=explain), pairs)
 
 
-def _nothing_paired(gt: Path, result: Path, pairing: Pairing, result_files: list[Path]) -> str:
+def _read_as(format_name: str | None, side: str, option: str, profile: str | None) -> str:
+    """How a side's files were looked for: the format fixed (and by what) and its
+    suffixes, or the formats read from folders."""
+    if not format_name:
+        return f"of the formats read from folders; {option} names others"
+    from .profiles import PROFILES
+
+    suffixes = ", ".join(registry.get(format_name).suffixes) or "no suffix"
+    setting = "result_format" if side == "results" else "gt_format"
+    by = (f"--profile {profile} reads the {side} as {format_name}; " if profile in PROFILES
+          and PROFILES[profile].settings.get(setting) == format_name else "")
+    return f"read as {format_name}: {suffixes}; {by}{option} names another"
+
+
+def _nothing_paired(gt: Path, result: Path, pairing: Pairing, result_files: list[Path],
+                    settings: ScoreSettings, profile: str | None) -> str:
     """Why no result met a ground truth: the names each side gave."""
     def listed(names: list[str], count: int | None = None) -> str:
         count = len(names) if count is None else count
         return ", ".join(names[:3]) + (f" and {count - 3} more" if count > 3 else "")
 
     if not result_files:
-        return "no result files found (of the formats read from folders; --result-format names others)"
+        return (f"no result files found "
+                f"({_read_as(settings.result_format, 'results', '--result-format', profile)})")
     return (f"no result was paired with a ground truth: results are paired by document name; these are "
             f"{listed(sorted({document_key(p) for p in result_files}))}, the ground truth's "
             f"{listed([p.document for p in islice(pairing.pairs, 4)], len(pairing.pairs))} (e.g. eu-001-str.xml takes eu-001-str-result.xml "
@@ -381,6 +397,7 @@ def score_paths(
     details: Details | None = None,
     executor: str | Executor | None = None,
     spill: bool = False,
+    profile: str | None = None,
 ) -> ScoreReport:
     """Score every result document under ``result`` against the ground truth under ``gt``;
     with ``join``, results exported one file per table make one document each; with
@@ -388,7 +405,8 @@ def score_paths(
     ``details``, each document's detail (:meth:`Metric.explain`) goes there as it
     comes, by its record's position, and the report's ``details`` is it (the HTML report draws them);
     ``executor``: where the documents are scored (:func:`score_documents`).
-    with ``spill``, the records are kept in a temporary file, not in memory (a
+    ``profile``: the profile the settings come from (named where no files are found).
+    With ``spill``, the records are kept in a temporary file, not in memory (a
     :class:`~.records.RecordStore`: memory flat in the number of documents).
 
     Returns the report (docs/scoring.md, "The JSON report"). ``on_document(record, total)`` is called as
@@ -421,7 +439,8 @@ def score_paths(
     else:
         result_files = inputs.collect([result], result_format, model=metric.gt_model).sources
     if not gt_files:
-        raise UsageError(f"{gt}: no ground-truth files found")
+        raise UsageError(f"{gt}: no ground-truth files found "
+                         f"({_read_as(settings.gt_format, 'ground truth', '--gt-format', profile)})")
     if gt.is_file() and result.is_file() and len(gt_files) == len(result_files) == 1:
         # two files of a document each (a result's per-table records joined are one): each other's,
         # whatever their names
@@ -449,8 +468,8 @@ def score_paths(
             on_document(record, len(kept))
     # (scored as all missed, and said: names are the usual cause; in shards, by the first)
     if len(pairing.unpaired_gt) == len(gt_files) and (shard is None or shard[0] == 1):
-        diagnostics.append(Diagnostic("nothing-paired", Severity.ERROR, _nothing_paired(gt, result, pairing,
-                                                                                        result_files), str(result)))
+        diagnostics.append(Diagnostic("nothing-paired", Severity.ERROR, _nothing_paired(
+            gt, result, pairing, result_files, settings, profile), str(result)))
         error_positions.append(len(pairing.pairs))
     unpaired_gt, gt_positions = _unpaired_gt(pairing, kept)
     unpaired_results, result_positions = _unpaired_results(pairing, shard)

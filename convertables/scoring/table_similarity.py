@@ -200,7 +200,8 @@ class TableSimilarityMetric(Metric):
                         if split:
                             values.setdefault(f"{name}_{kind}", []).append(table[name])
         headline = over_documents if settings.aggregate == "page" else over_tables
-        total = {"documents": documents, "tables": tables, "aggregate": settings.aggregate,
+        total = {"documents": documents, "tables": tables, "scored_tables": over_tables[self.scores[0]].count,
+                 "aggregate": settings.aggregate,
                  **{name: mean.value() for name, mean in headline.items()},
                  **{f"{name}_{kind}": mean.value() for (kind, name), mean in by_class.items()},
                  "detection": {**detection, **precision_recall.scores(**detection)}}
@@ -232,7 +233,7 @@ class TableSimilarityMetric(Metric):
 
         rows = Rows(report["documents"], row)
         total, mean = report["total"], report["document_mean"]
-        totals = [["mean over tables", str(total["tables"]), *(_shown(total[name]) for name in self.scores)],
+        totals = [[*self._total_row(total, mean), *(_shown(total[name]) for name in self.scores)],
                   ["mean over documents", "", *(_shown(mean[name]) for name in self.scores)]]
         for kind in ("simple", "complex"):  # (--split spans)
             if f"{self.scores[0]}_{kind}" in total:
@@ -240,6 +241,14 @@ class TableSimilarityMetric(Metric):
                 totals.append([f"mean over {kind} tables", str(counted),
                                *(_shown(total[f"{name}_{kind}"]) for name in self.scores)])
         return Summary(title(report), columns, rows, totals, notes(report))
+
+    @staticmethod
+    def _total_row(total: Mapping, document_mean: Mapping) -> list[str]:
+        """The label and count of the text report's total row: the pages scored
+        with ``--aggregate page``, else the tables scored (a pair left unscored not counted)."""
+        if total.get("aggregate") == "page":
+            return ["mean over pages", str(document_mean.get("documents", ""))]
+        return ["mean over tables", str(total.get("scored_tables", total["tables"]))]
 
     def csv_rows(self, report: Mapping) -> Iterator[list]:
         yield ["document", "gt_file", "result_file", "tables", *self.scores, "error", "warnings"]

@@ -468,8 +468,14 @@ class TedsMetric(TableSimilarityMetric):
 
     def describe(self, settings: ScoreSettings) -> dict:
         th = {"compare": "the text of <th> cells compared as <td>'s", "as-td": "<th> cells read as <td> cells"}
-        normalisation = ("none: the cells' tokens as the source gives them (characters and inline tags); "
-                         + th.get(settings.th_text, "the text of <th> cells ignored, as PubTabNet's reference does"))
+        if settings.cell_text == "normalised":
+            normalisation = ("the cells' tokens joined into one text, compared after decoding entities, <br> a line "
+                             "break, whitespace runs one space, trimmed; ")
+        else:
+            normalisation = "none: the cells' tokens as the source gives them (characters and inline tags); "
+        normalisation += th.get(settings.th_text, "the text of <th> cells ignored, as PubTabNet's reference does")
+        if settings.row_groups == "drop":
+            normalisation += "; <thead>, <tbody> left out (their rows directly under the table)"
         if settings.table_html == "docling":
             normalisation += "; each table's tree from docling-core's HTML export of it (texts trimmed)"
         if settings.drop_tags:

@@ -315,7 +315,7 @@ def test_score_command(tmp_path):
     assert out.exit_code == 0, out.output
     report = json.loads(out.output)
     # as test_a_spanning_cell_against_two_cells: 3 of 4 positions match on each side
-    assert report["total"] == {"documents": 1, "tables": 1, "aggregate": "table", "grits_con": 0.75,
+    assert report["total"] == {"documents": 1, "tables": 1, "scored_tables": 1, "aggregate": "table", "grits_con": 0.75,
                                "grits_top": 0.75, "grits_loc": None, "acc_con": 0.0,
                                "detection": {"gt": 1, "detected": 1, "correct": 1, "precision": 1.0,
                                              "recall": 1.0, "f1": 1.0},
