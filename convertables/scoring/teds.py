@@ -240,8 +240,9 @@ def docling_tree(table: Table, drop_tags: tuple[str, ...] = ()) -> TedsTree | No
 def _encoded(tokens: tuple[str, ...], codes: dict[str, str]) -> str:
     """A token list as a string of one character a token, so that a string
     Levenshtein counts token edits (tags get private-use characters)."""
-    if all(len(t) == 1 for t in tokens):
-        return "".join(tokens)
+    joined = "".join(tokens)
+    if len(joined) == len(tokens) and "" not in tokens:  # every token one character
+        return joined
     out = []
     for token in tokens:
         if len(token) != 1:
@@ -296,20 +297,15 @@ def rename_costs(t1: TedsTree, t2: TedsTree, structure_only: bool, normalised: b
     numpy array (``normalised``: cells compared by :func:`normalised_text`)."""
     import numpy as np  # (here, not at the top: the other metrics are scored without numpy)
 
-    vocabulary: dict[str, int] = {}
-    tag1 = np.array([vocabulary.setdefault(t, len(vocabulary)) for t in t1.tags])
-    tag2 = np.array([vocabulary.setdefault(t, len(vocabulary)) for t in t2.tags])
-    spans1 = np.array([s if s is not None else (-1, -1) for s in t1.spans]).reshape(-1, 2)
-    spans2 = np.array([s if s is not None else (-1, -1) for s in t2.spans]).reshape(-1, 2)
-    differ = (tag1[:, None] != tag2[None, :]) | (spans1[:, None, 0] != spans2[None, :, 0]) | \
-             (spans1[:, None, 1] != spans2[None, :, 1])
-    costs = differ.astype(np.float64)
+    # (a node's tag and spans as one number: two nodes differ where theirs do)
+    vocabulary: dict[tuple, int] = {}
+    kind1 = np.array([vocabulary.setdefault(k, len(vocabulary)) for k in zip(t1.tags, t1.spans)], dtype=np.int64)
+    kind2 = np.array([vocabulary.setdefault(k, len(vocabulary)) for k in zip(t2.tags, t2.spans)], dtype=np.int64)
+    differ = kind1[:, None] != kind2[None, :]
     if structure_only:
-        return costs
-    rows = [i for i, tokens in enumerate(t1.tokens) if tokens is not None]
-    cols = [j for j, tokens in enumerate(t2.tokens) if tokens is not None]
-    if not rows or not cols:
-        return costs
+        return differ.astype(np.float64)
+    if all(tokens is None for tokens in t1.tokens) or all(tokens is None for tokens in t2.tokens):
+        return differ.astype(np.float64)
     from rapidfuzz.distance import Levenshtein
     from rapidfuzz.process import cdist
 
@@ -317,17 +313,21 @@ def rename_costs(t1: TedsTree, t2: TedsTree, structure_only: bool, normalised: b
     strings1: dict[str, int] = {}
     strings2: dict[str, int] = {}
     text = normalised_text if normalised else lambda tokens: _encoded(tokens, codes)
-    s1 = np.array([strings1.setdefault(text(t1.tokens[i]), len(strings1)) for i in rows])
-    s2 = np.array([strings2.setdefault(text(t2.tokens[j]), len(strings2)) for j in cols])
+    # Each node's string's index, a node without tokens that of an extra one
+    # (after the strings; added below once their count is known).
+    s1 = [strings1.setdefault(text(tokens), len(strings1)) if tokens is not None else -1 for tokens in t1.tokens]
+    s2 = [strings2.setdefault(text(tokens), len(strings2)) if tokens is not None else -1 for tokens in t2.tokens]
     unique1, unique2 = list(strings1), list(strings2)
     edits = cdist(unique1, unique2, scorer=Levenshtein.distance, dtype=np.int64)
     longer = np.maximum(np.array([len(s) for s in unique1])[:, None], np.array([len(s) for s in unique2])[None, :])
     # Two empty token lists cost nothing; else edits over the longer length (the
-    # division as the reference does it: float(int) / int).
-    ratio = edits / np.maximum(longer, 1)
-    at = (np.array(rows)[:, None], np.array(cols)[None, :])
-    costs[at] = np.where(differ[at], 1.0, ratio[s1[:, None], s2[None, :]])
-    return costs
+    # division as the reference does it: float(int) / int). A pair with a node
+    # without tokens costs what its tags and spans do (0 from the extra row and
+    # column).
+    ratio = np.zeros((len(unique1) + 1, len(unique2) + 1), dtype=np.float64)
+    ratio[:-1, :-1] = edits / np.maximum(longer, 1)
+    spread = ratio.take(np.array(s1, dtype=np.int64), axis=0).take(np.array(s2, dtype=np.int64), axis=1)
+    return np.where(differ, 1.0, spread)
 
 
 class PreparedTree:

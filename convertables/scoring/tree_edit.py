@@ -320,47 +320,36 @@ def _batch(t1: Tree, t2: Tree, k1s: np.ndarray, k2s: np.ndarray, rename: np.ndar
         at = (i_of * width)[:, :, None, None] + j_of[None, None, :, :]
     # The diagonal term of a cell is d[x-1][y-1] + rename(i, j) where both nodes
     # lie on their keyroots' leftmost paths (a few cells a pair), else
-    # d[p][q] + treedist(i, j), which for two leaves is d[x-1][y-1] too. So every
-    # cell starts from d[x-1][y-1] plus its cost, and only the cells of an inner
-    # node (a row's or a column's) look further back.
+    # d[p][q] + treedist(i, j): its cost, then where it reads from.
     addend = td.take(at)
     path_rows = np.nonzero(on_path_i & valid_i)
     path_cols = np.nonzero(on_path_j & valid_j)
     r_at, a_at = path_rows[0][:, None], path_rows[1][:, None]
     b_at, y_at = path_cols[0][None, :], path_cols[1][None, :]
     addend[r_at, a_at, b_at, y_at] = rename.take(at[r_at, a_at, b_at, y_at])
-    inner_i = t1.size[i_of] > 1
-    inner_rows = (inner_i & valid_i).any(axis=1)  # (padding rows: any values do)
-    inner_cols = np.nonzero((t2.size[j_of] > 1) & valid_j)
-    b_sel, y_sel = inner_cols
-    q_sel = q_of[b_sel, y_sel]
-    path_sel = on_path_j[b_sel, y_sel]
     a_index = np.arange(a_count)[:, None, None]
     b_index = np.arange(b_count)[None, :, None]
+    target = at[r_at, a_at, b_at, y_at]
+    del at
 
     fd = np.empty((rows, a_count, b_count, cols), dtype=np.float64)
     fd[0] = np.arange(cols, dtype=np.float64)
     fd[:, :, :, 0] = np.arange(rows, dtype=np.float64)[:, None, None]  # deleting the forest's nodes
     ramp = np.arange(cols, dtype=np.float64)
+    # (For a leaf i, p is x-1, for a leaf j q is y-1: a row's diagonal terms are
+    # one gather from fd, flattened, whatever its nodes. Rows and columns of
+    # padding read anything in range: no cell of a real pair reads theirs.)
+    source = ((p_of[:, :, None, None] * a_count + a_index[None]) * b_count + b_index[None]) * cols + q_of[None, None]
+    source[r_at, a_at, b_at, y_at] = ((r_at * a_count + a_at) * b_count + b_at) * cols + y_at
+    fd_flat = fd.reshape(-1)  # (a view)
     for r in range(1, rows):
         prev = fd[r - 1]
         row = fd[r]
-        cost = addend[r - 1]
-        diagonal = prev[:, :, :-1] + cost
-        if inner_rows[r - 1]:  # some k1's node i is inner: every column looks back
-            jump = fd[p_of[r - 1][:, None, None], a_index, b_index, q_of[None, :, :]]
-            jump += cost
-            both = on_path_i[r - 1][:, None, None] & on_path_j[None, :, :]
-            np.copyto(jump, diagonal, where=both)
-            diagonal = jump
-        elif len(b_sel):  # leaves i: only the columns of inner nodes j look back (from row r-1)
-            jump = prev[:, b_sel, q_sel] + cost[:, b_sel, y_sel]
-            both = on_path_i[r - 1][:, None] & path_sel[None, :]
-            diagonal[:, b_sel, y_sel] = np.where(both, diagonal[:, b_sel, y_sel], jump)
+        diagonal = fd_flat.take(source[r - 1])
+        diagonal += addend[r - 1]
         np.add(prev[:, :, 1:], 1.0, out=row[:, :, 1:])
         np.minimum(row[:, :, 1:], diagonal, out=row[:, :, 1:])
         row -= ramp
         np.minimum.accumulate(row, axis=2, out=row)
         row += ramp
-    found = fd[r_at + 1, a_at, b_at, y_at + 1]
-    td[at[r_at, a_at, b_at, y_at]] = found
+    td[target] = fd[r_at + 1, a_at, b_at, y_at + 1]

@@ -102,6 +102,20 @@ def test_tree_edit_distance_equals_zhang_shasha(seed):
         assert distance(t1, t2, rename) == pytest.approx(expected, abs=1e-12)
 
 
+def test_tree_edit_distance_is_exactly_zhang_shashas_where_sums_are_exact():
+    # Rename costs in eighths add up without rounding in any order: every figure
+    # must then be the plain programme's to the last bit, whichever cells of a
+    # batch row read back (d[p][q]) and whichever orientation is solved.
+    rng = random.Random(2024)
+    for case in range(300):
+        n1, n2 = rng.randint(1, 16), rng.randint(1, 16)
+        t1 = Tree.from_parents(random_parents(rng, n1, wide=case % 2 == 0))
+        t2 = Tree.from_parents(random_parents(rng, n2, wide=case % 3 == 0))
+        rename = np.array([[rng.choice([0.0, 1.0, rng.randint(0, 8) / 8]) for _ in range(n2)] for _ in range(n1)])
+        expected = plain_zhang_shasha(list(t1.leftmost), list(t2.leftmost), rename.tolist())
+        assert distance(t1, t2, rename) == expected, case
+
+
 def test_tree_edit_distance_by_hand():
     # a(b, c) against a(c): delete b -> 1; against d(b, c): rename a -> 1; against a single node: 2 deletions.
     abc = Tree.from_parents([2, 2, -1])
