@@ -1,8 +1,8 @@
 """The edit distance between two ordered trees (Zhang and Shasha, 1989), with
 insertions and deletions costing 1 and renames given as a matrix.
 
-TEDS needs the exact distance, and its reference (APTED, in pure Python) takes
-seconds for a table of a few hundred cells. This is the same dynamic programme
+TEDS needs the exact distance, and its reference (APTED, in pure Python) is
+slow on tables of a few hundred cells. This is the same dynamic programme
 as Zhang and Shasha's, arranged so that numpy does the inner loops:
 
 * Trees are given in postorder by ``leftmost[i]``, the postorder index of the
