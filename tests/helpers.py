@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 
 from convertables.diagnostics import Diagnostics
 from convertables.files import read_document
@@ -60,3 +61,21 @@ def read_both_ways(module, data: bytes, options=None) -> tuple:
         slow = Diagnostics("x.xml")
         slow_doc = read_document(data, module.FORMAT, "x.xml", options, slow)
     return quick_doc, quick, plain, slow_doc, slow
+
+
+SAMPLE_STR = (Path(__file__).resolve().parents[1] / "samples" / "icdar" / "sample-str.xml").read_text()
+
+
+def structure_corpus(gt: Path, res: Path, count: int) -> tuple[Path, Path]:
+    """``count`` ICDAR 2013 documents in ``gt`` and their results in ``res``: most
+    found, some with changed cells, one missing (3), one unreadable (7), a stray result."""
+    gt.mkdir()
+    res.mkdir()
+    for n in range(count):
+        (gt / f"doc{n:02}-str.xml").write_text(SAMPLE_STR)
+        if n == 3:
+            continue
+        text = SAMPLE_STR.replace("<content>", "<content>x", n % 5) if n % 3 else SAMPLE_STR
+        (res / f"doc{n:02}-str-result.xml").write_text("<document><table" if n == 7 else text)
+    (res / "stray-str-result.xml").write_text(SAMPLE_STR)
+    return gt, res

@@ -17,8 +17,8 @@ from convertables import UsageError, score
 from convertables.cli import app
 from convertables.scoring import executors
 from tests.conftest import ROOT
+from tests.helpers import structure_corpus
 
-SAMPLE_STR = (ROOT / "samples" / "icdar" / "sample-str.xml").read_text()
 SAMPLE_HTML = (ROOT / "samples" / "html" / "sample.html").read_text()
 
 try:
@@ -34,17 +34,7 @@ needs_dask = pytest.mark.skipif(not HAVE_DASK, reason="dask.distributed is not i
 
 def _structure_corpus(tmp_path: Path) -> tuple[Path, Path]:
     """30 ICDAR 2013 documents: most found, some with changed cells, one missing, one unreadable, a stray result."""
-    gt, res = tmp_path / "str-gt", tmp_path / "str-res"
-    gt.mkdir()
-    res.mkdir()
-    for n in range(30):
-        (gt / f"doc{n:02}-str.xml").write_text(SAMPLE_STR)
-        if n == 3:
-            continue
-        text = SAMPLE_STR.replace("<content>", "<content>x", n % 5) if n % 3 else SAMPLE_STR
-        (res / f"doc{n:02}-str-result.xml").write_text("<document><table" if n == 7 else text)
-    (res / "stray-str-result.xml").write_text(SAMPLE_STR)
-    return gt, res
+    return structure_corpus(tmp_path / "str-gt", tmp_path / "str-res", 30)
 
 
 def _teds_corpus(tmp_path: Path) -> tuple[Path, Path]:

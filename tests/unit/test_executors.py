@@ -14,9 +14,8 @@ import pytest
 from convertables import UsageError, score
 from convertables.scoring import executors
 from convertables.scoring.executors import DaskCluster, Executor, LocalProcesses, executor_for
-from tests.conftest import ROOT
+from tests.helpers import structure_corpus
 
-SAMPLE_STR = (ROOT / "samples" / "icdar" / "sample-str.xml").read_text()
 
 
 class InProcess(Executor):
@@ -51,17 +50,7 @@ class InProcess(Executor):
 
 def _corpus(tmp_path: Path) -> tuple[Path, Path]:
     """Twelve ICDAR 2013 documents: most found, some with changed cells, one missing, one unreadable, a stray."""
-    gt, res = tmp_path / "gt", tmp_path / "res"
-    gt.mkdir()
-    res.mkdir()
-    for n in range(12):
-        (gt / f"doc{n:02}-str.xml").write_text(SAMPLE_STR)
-        if n == 3:
-            continue
-        text = SAMPLE_STR.replace("<content>", "<content>x", n % 5) if n % 3 else SAMPLE_STR
-        (res / f"doc{n:02}-str-result.xml").write_text("<document><table" if n == 7 else text)
-    (res / "stray-str-result.xml").write_text(SAMPLE_STR)
-    return gt, res
+    return structure_corpus(tmp_path / "gt", tmp_path / "res", 12)
 
 
 def test_an_executor_of_one_s_own_gives_the_local_report(tmp_path: Path):
