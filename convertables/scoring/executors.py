@@ -175,6 +175,7 @@ def _worker_signals() -> None:
 
 def _end_workers(pool) -> None:
     """Stop a process pool's workers without waiting for their work."""
+    _quiet_pool_thread()
     processes = list((getattr(pool, "_processes", None) or {}).values())  # (the pool has no public way)
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
@@ -182,6 +183,26 @@ def _end_workers(pool) -> None:
             process.kill()  # (a worker holds nothing to clean up; one not yet set up would print a traceback)
     for process in processes:
         process.join(timeout=5)
+
+
+def _quiet_pool_thread() -> None:
+    """Leave unsaid the error a process pool's own thread may raise as the pool
+    is stopped: seeing its workers gone, it marks as failed the work it still
+    holds, and fails on work cancelled a moment before (InvalidStateError). The
+    run says once that it was interrupted; that thread's traceback is noise."""
+    import threading
+    from concurrent.futures import InvalidStateError
+
+    before = threading.excepthook
+    if getattr(before, "quiet_pool_thread", False):
+        return
+
+    def hook(args) -> None:
+        if not isinstance(args.exc_value, InvalidStateError):
+            before(args)
+
+    hook.quiet_pool_thread = True
+    threading.excepthook = hook
 
 
 # Documents a chunk sent to a local worker at most.

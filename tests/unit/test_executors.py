@@ -117,3 +117,28 @@ def test_local_processes_start_the_workers_asked_for_and_map_in_order():
         assert list(local.map(abs, range(-300, 0))) == [abs(v) for v in range(-300, 0)]
     with pytest.raises(RuntimeError, match="before start"):
         next(LocalProcesses().map(abs, [1]))
+
+
+def test_a_stopped_pools_own_thread_failing_on_cancelled_work_says_nothing(monkeypatch, capsys):
+    import threading
+    from concurrent.futures import Future, InvalidStateError
+
+    monkeypatch.setattr(threading, "excepthook", threading.__excepthook__)
+    executors._quiet_pool_thread()
+    executors._quiet_pool_thread()  # (set once)
+
+    def fail_on_cancelled() -> None:  # what the pool's thread does when its workers are gone
+        future = Future()
+        future.cancel()
+        future.set_exception(RuntimeError("broken pool"))
+
+    def other_failure() -> None:
+        raise ValueError("a thread's own error")
+
+    for target in (fail_on_cancelled, other_failure):
+        thread = threading.Thread(target=target)
+        thread.start()
+        thread.join()
+    said = capsys.readouterr().err
+    assert InvalidStateError.__name__ not in said
+    assert "ValueError: a thread's own error" in said
